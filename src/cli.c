@@ -1,0 +1,167 @@
+/*
+ * cli.c - command-line parsing (see cli.h). Options come from one table;
+ * both "--opt VALUE" and "--opt=VALUE" are accepted.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "strategy.h"
+
+enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
+              O_INVOCATIONS, O_QUIET };
+
+typedef struct opt_def {
+    enum opt_id id;
+    const char *name;
+    int takes_value;
+    const char *help;
+} opt_def;
+
+static const opt_def run_opts[] = {
+    {O_SHAPES, "--shapes", 1, "comma-separated RxC list; C may be T, T+k, T-k (tile)"},
+    {O_TILE, "--tile", 1, "columns per tile T (default 4096)"},
+    {O_SEED, "--seed", 1, "cuRAND seed of the input (default 20261130)"},
+    {O_SCALE, "--scale", 1, "standard deviation of the normal input (default 16)"},
+    {O_EPS, "--eps", 1, "epsilon inside the RMS (default 1e-6)"},
+    {O_STRATEGIES, "--strategies", 1, "all, or a list of: stream, graph, fusion, fusion-graph,\n"
+                                      "                         megakernel, megakernel-graph, rowblock, cudnn"},
+    {O_BLOCKS, "--blocks", 1, "grid of the cooperative kernels (default: as many as can be\n"
+                              "                         co-resident, capped by the work)"},
+    {O_DEVICE, "--device", 1, "CUDA device ordinal (default 0)"},
+    {O_INVOCATIONS, "--invocations", 1, "invocations validated per case (default 2)"},
+    {O_QUIET, "--quiet", 0, "no progress on stderr"},
+};
+
+#define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
+
+void se_cli_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: softmax-evidence run [options]\n"
+            "       softmax-evidence --help | --version\n"
+            "\n"
+            "run: computes the RMS-scaled softmax with every strategy on every shape,\n"
+            "validates each output against a float64 CPU reference and cuDNN, and\n"
+            "prints the validation table. Exit status: 0 all passed, 1 a validation\n"
+            "failed, 2 bad argument, 3 a device or memory limit, or no CUDA device,\n"
+            "4 a CUDA error, 5 an I/O or host memory error.\n"
+            "\n"
+            "options of run:\n");
+    for (size_t i = 0; i < N_RUN_OPTS; i++)
+        fprintf(out, "  %-14s %s  %s\n", run_opts[i].name, run_opts[i].takes_value ? "V" : " ",
+                run_opts[i].help);
+    fprintf(out, "\ndefault shapes: %s\n", SE_DEFAULT_SHAPES);
+}
+
+static const opt_def *find_opt(const char *arg, const char **value)
+{
+    *value = NULL;
+    for (size_t i = 0; i < N_RUN_OPTS; i++) {
+        size_t n = strlen(run_opts[i].name);
+        if (strncmp(arg, run_opts[i].name, n) != 0)
+            continue;
+        if (arg[n] == '\0')
+            return &run_opts[i];
+        if (arg[n] == '=' && run_opts[i].takes_value) {
+            *value = arg + n + 1;
+            return &run_opts[i];
+        }
+    }
+    return NULL;
+}
+
+static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const char **shapes,
+                         se_err *err)
+{
+    int64_t i = 0;
+    se_status st = SE_OK;
+    switch (d->id) {
+    case O_SHAPES: *shapes = v; break;
+    case O_TILE: st = se_parse_i64(v, 1, SE_MAX_DIM, "--tile", &o->tile, err); break;
+    case O_SEED:
+        st = se_parse_i64(v, 0, INT64_MAX, "--seed", &i, err);
+        o->seed = (uint64_t)i;
+        break;
+    case O_SCALE: st = se_parse_f64(v, 1e-3, 1e3, "--scale", &o->scale, err); break;
+    case O_EPS: st = se_parse_f64(v, 0.0, 1.0, "--eps", &o->eps, err); break;
+    case O_STRATEGIES: st = se_strategy_parse_list(v, &o->strategies, err); break;
+    case O_BLOCKS: st = se_parse_i64(v, 1, 1 << 20, "--blocks", &o->blocks, err); break;
+    case O_DEVICE:
+        st = se_parse_i64(v, 0, 1023, "--device", &i, err);
+        o->device = (int)i;
+        break;
+    case O_INVOCATIONS:
+        st = se_parse_i64(v, 1, 100, "--invocations", &i, err);
+        o->invocations = (int)i;
+        break;
+    case O_QUIET: o->quiet = 1; break;
+    }
+    return st;
+}
+
+static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_err *err)
+{
+    const char *shapes = SE_DEFAULT_SHAPES;
+    o->tile = SE_DEFAULT_TILE;
+    o->seed = SE_DEFAULT_SEED;
+    o->scale = SE_DEFAULT_SCALE;
+    o->eps = SE_DEFAULT_EPS;
+    o->strategies = (1u << SE_NSTRATEGIES) - 1;
+    o->invocations = SE_DEFAULT_INVOCATIONS;
+    for (int k = 0; k < argc; k++) {
+        const char *value;
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            *help = 1;
+            return SE_OK;
+        }
+        const opt_def *d = find_opt(argv[k], &value);
+        if (!d)
+            return se_fail(err, SE_ERR_USAGE, "run: unknown argument '%s' (see --help)", argv[k]);
+        if (d->takes_value && !value) {
+            if (k + 1 >= argc)
+                return se_fail(err, SE_ERR_USAGE, "%s: missing value", d->name);
+            value = argv[++k];
+        }
+        se_status st = set_opt(o, d, value, &shapes, err);
+        if (st != SE_OK)
+            return st;
+    }
+    /* Shapes last: "T" in a shape means the final --tile, wherever it was given. */
+    return se_parse_shape_list(shapes, o->tile, &o->shapes, &o->n_shapes, err);
+}
+
+se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    memset(cli, 0, sizeof *cli);
+    if (argc < 2)
+        return se_fail(err, SE_ERR_USAGE, "missing command; try 'softmax-evidence --help'");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        cli->cmd = SE_CMD_HELP;
+        return SE_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        cli->cmd = SE_CMD_VERSION;
+        return SE_OK;
+    }
+    if (strcmp(cmd, "run") == 0) {
+        int help = 0;
+        cli->cmd = SE_CMD_RUN;
+        se_status st = parse_run(argc - 2, argv + 2, &cli->run, &help, err);
+        if (st != SE_OK || help)
+            se_cli_free(cli);
+        if (help)
+            cli->cmd = SE_CMD_HELP;
+        return st;
+    }
+    return se_fail(err, SE_ERR_USAGE, "unknown command '%s'; try 'softmax-evidence --help'", cmd);
+}
+
+void se_cli_free(se_cli *cli)
+{
+    free(cli->run.shapes);
+    cli->run.shapes = NULL;
+    cli->run.n_shapes = 0;
+}

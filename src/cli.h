@@ -1,0 +1,61 @@
+/*
+ * cli.h - the command line of softmax-evidence: subcommands and options,
+ * parsed from one table with range-checked values, without exiting.
+ */
+#ifndef SE_CLI_H
+#define SE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "se_common.h"
+#include "workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SE_DEFAULT_SHAPES \
+    "32x4096,4096x4096,1024x32768,64x262144,8x1048576,4x4194304,1x1,1x7,3x4097,5xT+1,2x100003"
+#define SE_DEFAULT_TILE 4096
+#define SE_DEFAULT_SEED 20261130
+#define SE_DEFAULT_SCALE 16.0
+#define SE_DEFAULT_EPS 1e-6
+#define SE_DEFAULT_INVOCATIONS 2
+
+typedef enum se_command { SE_CMD_HELP, SE_CMD_VERSION, SE_CMD_RUN } se_command;
+
+typedef struct se_run_opts {
+    se_shape *shapes;   /* owned; free with se_cli_free */
+    size_t n_shapes;
+    int64_t tile;       /* columns per tile, >= 1 */
+    uint64_t seed;      /* cuRAND seed */
+    double scale;       /* input standard deviation */
+    double eps;         /* RMS epsilon */
+    unsigned strategies;/* bit mask over se_strategy */
+    int64_t blocks;     /* grid of the cooperative kernels; 0 = automatic */
+    int device;         /* CUDA device ordinal */
+    int invocations;    /* invocations validated per (strategy, shape) */
+    int quiet;          /* no progress on stderr */
+} se_run_opts;
+
+typedef struct se_cli {
+    se_command cmd;
+    se_run_opts run;
+} se_cli;
+
+/* Parses argv. On success cli is filled (free it with se_cli_free); on
+ * failure err names the argument and nothing needs freeing. */
+se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err);
+
+void se_cli_free(se_cli *cli);
+
+/* The --help text. */
+void se_cli_usage(FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

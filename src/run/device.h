@@ -1,0 +1,31 @@
+/*
+ * device.h - choosing and describing the CUDA device, and the checks that
+ * must pass before any kernel runs (device present, memory, grid limits).
+ */
+#ifndef SE_DEVICE_H
+#define SE_DEVICE_H
+
+#include <stdint.h>
+
+#include "../se_common.h"
+
+typedef struct se_device_info {
+    int ordinal;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int coop_launch;        /* cooperative launch supported */
+    uint64_t global_bytes;
+    uint64_t free_bytes;    /* free when the run started */
+    int fusion_max_blocks;  /* co-residency limit of the fusion kernel */
+    int mega_max_blocks;    /* co-residency limit of the megakernel */
+    int driver_version, runtime_version;
+} se_device_info;
+
+/* Selects device `ordinal` and fills info. SE_ERR_NO_DEVICE when there is no
+ * CUDA device (or no driver), naming what the runtime said; SE_ERR_LIMIT
+ * when the device cannot run these kernels (compute capability, no
+ * cooperative launch). */
+se_status se_device_open(int ordinal, se_device_info *info, se_err *err);
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * validate.c - the validation run (see validate.h).
+ */
+#include "validate.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "../gpu/kernels.h"
+#include "../reference.h"
+#include "../se_cuda.h"
+#include "../taskgraph.h"
+#include "cudnn_ref.h"
+#include "inputs.h"
+#include "instance.h"
+
+void se_sha256_hex(const unsigned char digest[32], char hex[65])
+{
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+static se_status sha256(const void *data, size_t n, unsigned char out[32], se_err *err)
+{
+    unsigned int len = 0;
+    if (!EVP_Digest(data, n, out, &len, EVP_sha256(), NULL) || len != 32)
+        return se_fail(err, SE_ERR_IO, "SHA-256 of %zu bytes failed (OpenSSL EVP_Digest)", n);
+    return SE_OK;
+}
+
+static uint64_t host_phys_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : UINT64_MAX;
+}
+
+/* The cooperative grid for a case: the user's --blocks, or every block that
+ * can be co-resident, capped by the most that have work in any phase. */
+static int coop_blocks(const se_run_opts *o, const se_device_info *d, se_strategy s,
+                       const se_shape *shape)
+{
+    if (o->blocks > 0)
+        return (int)o->blocks;
+    int limit = strcmp(se_strategy_get(s)->mechanism, "fusion") == 0 ? d->fusion_max_blocks : d->mega_max_blocks;
+    se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, o->tile);
+    int64_t useful = g.tile_tasks;
+    int64_t row_blocks = (shape->rows + SE_TILE_THREADS / 32 - 1) / (SE_TILE_THREADS / 32);
+    if (row_blocks > useful)
+        useful = row_blocks;
+    return useful < limit ? (int)useful : limit;
+}
+
+/* Every check that needs no kernel: limits, device, memory, grid. */
+static se_status preflight(const se_run_opts *o, se_device_info *dev, se_err *err)
+{
+    for (size_t i = 0; i < o->n_shapes; i++) {
+        se_status st = se_case_check(&o->shapes[i], o->tile, err);
+        if (st != SE_OK)
+            return st;
+    }
+    se_status st = se_device_open(o->device, dev, err);
+    if (st != SE_OK)
+        return st;
+    if (o->blocks > 0) {
+        int uses_f = o->strategies & ((1u << SE_S_FUSION) | (1u << SE_S_FUSION_GRAPH));
+        int uses_m = o->strategies & ((1u << SE_S_MEGAKERNEL) | (1u << SE_S_MEGAKERNEL_GRAPH));
+        if (uses_f && o->blocks > dev->fusion_max_blocks)
+            return se_fail(err, SE_ERR_LIMIT,
+                           "--blocks %" PRId64 " is too large for a cooperative launch of the "
+                           "fusion kernel: at most %d blocks can be co-resident on %s (%d SMs)",
+                           o->blocks, dev->fusion_max_blocks, dev->name, dev->sm_count);
+        if (uses_m && o->blocks > dev->mega_max_blocks)
+            return se_fail(err, SE_ERR_LIMIT,
+                           "--blocks %" PRId64 " is too large for a cooperative launch of the "
+                           "megakernel: at most %d blocks can be co-resident on %s (%d SMs)",
+                           o->blocks, dev->mega_max_blocks, dev->name, dev->sm_count);
+    }
+    for (size_t i = 0; i < o->n_shapes; i++) {
+        uint64_t need = se_case_device_bytes(&o->shapes[i], o->tile);
+        if (need > dev->free_bytes)
+            return se_fail(err, SE_ERR_LIMIT,
+                           "shape %s needs %" PRIu64 " bytes of device memory; %s has %" PRIu64
+                           " bytes free", o->shapes[i].spec, need, dev->name, dev->free_bytes);
+    }
+    uint64_t phys = host_phys_bytes();
+    for (size_t i = 0; i < o->n_shapes; i++) {
+        uint64_t need = se_case_host_bytes(&o->shapes[i]);
+        if (need > phys)
+            return se_fail(err, SE_ERR_LIMIT,
+                           "shape %s needs %" PRIu64 " bytes of host memory for validation; this "
+                           "machine has %" PRIu64, o->shapes[i].spec, need, phys);
+    }
+    return SE_OK;
+}
+
+typedef struct host_bufs {
+    float *x, *out, *first, *cudnn;
+    double *ref;
+} host_bufs;
+
+static void host_bufs_free(host_bufs *h)
+{
+    free(h->x);
+    free(h->out);
+    free(h->first);
+    free(h->cudnn);
+    free(h->ref);
+    memset(h, 0, sizeof *h);
+}
+
+static se_status host_bufs_alloc(host_bufs *h, size_t n, se_err *err)
+{
+    memset(h, 0, sizeof *h);
+    h->x = malloc(n * sizeof(float));
+    h->out = malloc(n * sizeof(float));
+    h->first = malloc(n * sizeof(float));
+    h->cudnn = malloc(n * sizeof(float));
+    h->ref = malloc(n * sizeof(double));
+    if (!h->x || !h->out || !h->first || !h->cudnn || !h->ref) {
+        host_bufs_free(h);
+        return se_fail(err, SE_ERR_NOMEM, "host buffers for %zu elements: out of memory", n);
+    }
+    return SE_OK;
+}
+
+/* Poisons y with NaN (all bits set), runs one invocation, copies y back. */
+static se_status invoke(se_instance *in, cudaStream_t stream, float *out, se_err *err)
+{
+    se_case *c = in->c;
+    size_t bytes = (size_t)(c->shape.rows * c->shape.cols) * sizeof(float);
+    SE_CUDA_TRY(cudaMemsetAsync(c->y, 0xff, bytes, stream));
+    se_status st = se_instance_enqueue(in, stream, err);
+    if (st != SE_OK)
+        return st;
+    SE_CUDA_TRY(cudaStreamSynchronize(stream));
+    SE_CUDA_TRY(cudaMemcpy(out, c->y, bytes, cudaMemcpyDeviceToHost));
+    return SE_OK;
+}
+
+/* Keeps the worse of two comparisons (more failures, then larger error),
+ * adding their failure counts. */
+static void worst_of(se_compare *acc, const se_compare *cur, int first)
+{
+    if (first) {
+        *acc = *cur;
+        return;
+    }
+    int64_t fails = acc->n_fail + cur->n_fail, nans = acc->n_nan + cur->n_nan;
+    if (cur->n_fail > acc->n_fail ||
+        (cur->n_fail == acc->n_fail && cur->max_rel_err > acc->max_rel_err))
+        *acc = *cur;
+    acc->n_fail = fails;
+    acc->n_nan = nans;
+}
+
+static se_status validate_one(const se_run_opts *o, const se_device_info *dev, se_case *c,
+                              se_strategy s, se_cudnn *cudnn, cudaStream_t stream, host_bufs *h,
+                              const unsigned char *tiled_sha, se_validation *v, se_err *err)
+{
+    size_t n = (size_t)(c->shape.rows * c->shape.cols);
+    se_tolerance tol = {SE_TOL_ATOL, SE_TOL_RTOL};
+    se_instance in;
+    int blocks = coop_blocks(o, dev, s, &c->shape);
+    se_status st = se_instance_prepare(&in, s, c, blocks, cudnn, stream, err);
+    if (st != SE_OK)
+        return st;
+    v->blocks = in.blocks;
+    v->graph_nodes = in.graph_nodes;
+    v->invocations = o->invocations;
+    v->repeat_identical = 1;
+    for (int k = 0; k < o->invocations && st == SE_OK; k++) {
+        st = invoke(&in, stream, k == 0 ? h->first : h->out, err);
+        if (st != SE_OK)
+            break;
+        const float *got = k == 0 ? h->first : h->out;
+        se_compare cmp;
+        se_compare_f32_f64(got, h->ref, (int64_t)n, tol, &cmp);
+        worst_of(&v->vs_ref, &cmp, k == 0);
+        if (k == 0)
+            st = sha256(h->first, n * sizeof(float), v->sha256, err);
+        else if (memcmp(h->first, h->out, n * sizeof(float)) != 0)
+            v->repeat_identical = 0;
+    }
+    se_instance_destroy(&in);
+    if (st != SE_OK)
+        return st;
+    se_compare_f32_f32(h->first, h->cudnn, (int64_t)n, tol, &v->vs_cudnn);
+    v->matches_tiled = se_strategy_get(s)->tiled
+                           ? (tiled_sha ? memcmp(tiled_sha, v->sha256, 32) == 0 : 1)
+                           : -1;
+    v->pass = se_compare_passed(&v->vs_ref) && v->repeat_identical && v->matches_tiled != 0;
+    return SE_OK;
+}
+
+static void print_header(FILE *out)
+{
+    fprintf(out, "%-12s %-17s %6s %5s %11s %11s %6s %8s %12s %6s %6s %-12s %s\n", "shape",
+            "strategy", "blocks", "nodes", "max_abs_err", "max_rel_err", "fails", "tiny",
+            "vs_cudnn_rel", "repeat", "=tiled", "sha256", "result");
+}
+
+static void print_row(FILE *out, const se_validation *v)
+{
+    char hex[65];
+    se_sha256_hex(v->sha256, hex);
+    hex[12] = '\0';
+    fprintf(out, "%-12s %-17s %6d %5zu %11.3e %11.3e %6" PRId64 " %8" PRId64
+            " %12.3e %6s %6s %-12s %s\n",
+            v->shape.spec, se_strategy_get(v->strategy)->name, v->blocks, v->graph_nodes,
+            v->vs_ref.max_abs_err, v->vs_ref.max_rel_err, v->vs_ref.n_fail, v->vs_ref.n_tiny,
+            v->vs_cudnn.max_rel_err, v->repeat_identical ? "same" : "DIFF",
+            v->matches_tiled < 0 ? "-" : v->matches_tiled ? "yes" : "NO", hex,
+            v->pass ? "PASS" : "FAIL");
+    for (int i = 0; i < v->vs_ref.n_mismatches; i++) {
+        const se_mismatch *m = &v->vs_ref.mismatches[i];
+        fprintf(out, "    mismatch at row %" PRId64 " col %" PRId64 ": got %.9g, reference %.9g\n",
+                m->index / v->shape.cols, m->index % v->shape.cols, m->out, m->ref);
+    }
+    fflush(out);
+}
+
+static se_status validate_case(const se_run_opts *o, const se_device_info *dev,
+                               const se_shape *shape, size_t shape_index, se_cudnn *cudnn,
+                               cudaStream_t stream, FILE *out, se_validation *results,
+                               size_t *n_results, se_err *err)
+{
+    size_t n = (size_t)(shape->rows * shape->cols);
+    se_case c;
+    host_bufs h;
+    se_status st = se_case_alloc(&c, shape, o->tile, o->eps, err);
+    if (st != SE_OK)
+        return st;
+    st = host_bufs_alloc(&h, n, err);
+    if (st != SE_OK) {
+        se_case_free(&c);
+        return st;
+    }
+    unsigned char input_sha[32];
+    st = se_inputs_generate(c.x, shape->rows, shape->cols, o->seed, o->scale, stream, err);
+    if (st == SE_OK)
+        st = se_gpu_prescale_enqueue(c.x, c.xs, shape->rows, shape->cols, o->eps, stream, err);
+    if (st == SE_OK) {
+        cudaError_t e = cudaStreamSynchronize(stream);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(h.x, c.x, n * sizeof(float), cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess)
+            st = se_fail(err, SE_ERR_CUDA, "shape %s: generating the input failed: %s",
+                         shape->spec, cudaGetErrorString(e));
+    }
+    if (st == SE_OK)
+        st = sha256(h.x, n * sizeof(float), input_sha, err);
+    if (st == SE_OK) {
+        se_reference_rms_softmax(h.x, shape->rows, shape->cols, o->eps, h.ref);
+        /* cuDNN's output is needed for the agreement column of every row. */
+        se_instance in;
+        st = se_instance_prepare(&in, SE_S_CUDNN, &c, 0, cudnn, stream, err);
+        if (st == SE_OK) {
+            st = invoke(&in, stream, h.cudnn, err);
+            se_instance_destroy(&in);
+        }
+    }
+    const unsigned char *tiled_sha = NULL;
+    for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
+        if (!(o->strategies & (1u << s)))
+            continue;
+        if (!o->quiet)
+            fprintf(stderr, "[shape %zu/%zu] %s: %s\n", shape_index + 1, o->n_shapes,
+                    shape->spec, se_strategy_get((se_strategy)s)->name);
+        se_validation *v = &results[*n_results];
+        memset(v, 0, sizeof *v);
+        v->strategy = (se_strategy)s;
+        v->shape = *shape;
+        v->tile = o->tile;
+        memcpy(v->input_sha256, input_sha, 32);
+        st = validate_one(o, dev, &c, (se_strategy)s, cudnn, stream, &h, tiled_sha, v, err);
+        if (st != SE_OK)
+            break;
+        if (se_strategy_get((se_strategy)s)->tiled && !tiled_sha)
+            tiled_sha = v->sha256;
+        (*n_results)++;
+        print_row(out, v);
+    }
+    host_bufs_free(&h);
+    se_case_free(&c);
+    return st;
+}
+
+se_status se_validate_run(const se_run_opts *o, FILE *out, se_validation_run *run, se_err *err)
+{
+    memset(run, 0, sizeof *run);
+    se_status st = preflight(o, &run->device, err);
+    if (st != SE_OK)
+        return st;
+    run->results = calloc(o->n_shapes * SE_NSTRATEGIES, sizeof *run->results);
+    if (!run->results)
+        return se_fail(err, SE_ERR_NOMEM, "validation results: out of memory");
+    cudaStream_t stream = NULL;
+    se_cudnn *cudnn = NULL;
+    SE_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    st = se_cudnn_create(&cudnn, stream, err);
+    if (st == SE_OK) {
+        const se_device_info *d = &run->device;
+        fprintf(out, "device %d: %s, compute capability %d.%d, %d SMs, cooperative limit %d "
+                "blocks (fusion) / %d (megakernel); cuDNN %ld\n", d->ordinal, d->name,
+                d->cc_major, d->cc_minor, d->sm_count, d->fusion_max_blocks, d->mega_max_blocks,
+                se_cudnn_version());
+        fprintf(out, "tile %" PRId64 ", seed %" PRIu64 ", scale %g, eps %g, tolerance |out-ref| "
+                "<= %g + %g*|ref|, %d invocations each\n", o->tile, o->seed, o->scale, o->eps,
+                SE_TOL_ATOL, SE_TOL_RTOL, o->invocations);
+        print_header(out);
+    }
+    for (size_t i = 0; i < o->n_shapes && st == SE_OK; i++)
+        st = validate_case(o, &run->device, &o->shapes[i], i, cudnn, stream, out, run->results,
+                           &run->n_results, err);
+    se_cudnn_destroy(cudnn);
+    cudaStreamDestroy(stream);
+    if (st != SE_OK)
+        return st;
+    for (size_t i = 0; i < run->n_results; i++)
+        run->n_failed += !run->results[i].pass;
+    fprintf(out, "validation: %zu of %zu (strategy, shape) cases passed\n",
+            run->n_results - run->n_failed, run->n_results);
+    if (run->n_failed)
+        return se_fail(err, SE_ERR_VALIDATION, "%zu of %zu (strategy, shape) cases failed "
+                       "validation", run->n_failed, run->n_results);
+    return SE_OK;
+}
+
+void se_validation_run_free(se_validation_run *run)
+{
+    free(run->results);
+    run->results = NULL;
+    run->n_results = 0;
+}

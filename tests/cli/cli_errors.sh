@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# cli_errors.sh BINARY - bad input to the command line is refused before any
+# GPU work: a non-zero exit code of the documented kind, and a message that
+# names the argument and the value. Runs the same with or without a GPU.
+set -u
+bin=$1
+fails=0 passes=0
+
+expect() { # expect RC SUBSTRING ARGS...
+    local want_rc=$1 want_msg=$2; shift 2
+    local out rc
+    out=$("$bin" "$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want_msg" <<<"$out"; then
+        echo "FAIL: softmax-evidence $*: exit $rc (want $want_rc), output: $out (want '$want_msg')"
+        fails=$((fails + 1))
+    else
+        passes=$((passes + 1))
+    fi
+}
+
+expect 2 "missing command"
+expect 2 "unknown command 'frob'" frob
+expect 2 "unknown argument '--frobnicate'" run --frobnicate
+expect 2 "--tile: 0 is out of range" run --tile 0
+expect 2 "--tile: -4 is out of range" run --tile -4
+expect 2 "--tile: expected an integer, got '4k'" run --tile 4k
+expect 2 "--tile: missing value" run --tile
+expect 2 "shape '0x4096': rows must be between 1 and 2147483647, got 0" run --shapes 0x4096
+expect 2 "shape '4x0': columns must be between 1 and 2147483647, got 0" run --shapes 4x0
+expect 2 "shape '-3x8': rows must be between 1 and 2147483647, got -3" run --shapes -3x8
+expect 2 "shape '3x99999999999999999999': columns: 99999999999999999999 is out of range" run --shapes 3x99999999999999999999
+expect 2 "shape '2147483648x2': rows must be between 1 and 2147483647, got 2147483648" run --shapes 2147483648x2
+expect 2 "elements overflow the limit" run --shapes 2147483647x2147483647
+expect 2 "--shapes: empty entry at position 2" run --shapes 32x4096,,1x1
+expect 2 "--strategies: unknown strategy 'warp'" run --strategies stream,warp
+expect 2 "--blocks: 0 is out of range" run --blocks 0
+expect 2 "--scale: nan is out of range" run --scale nan
+expect 3 "tasks; the megakernel queue holds at most" run --shapes 1000x1000000 --tile 1
+expect 0 "usage: softmax-evidence run" --help
+expect 0 "softmax-evidence 0." --version
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

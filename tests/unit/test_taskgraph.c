@@ -1,0 +1,509 @@
+/*
+ * test_taskgraph.c - unit tests of the tiled RMS-softmax task graph: the
+ * inline functions of taskgraph.h (geometry, ids, release rules) and
+ * taskgraph_host.c (dependencies, size check, queue simulation).
+ *
+ * The megakernel schedules itself with exactly these functions, and a
+ * mistake in them shows up on the GPU only as a rare race or hang. So the
+ * tests check the graph exhaustively on small geometries: ids are dense and
+ * decode back, every dependency points to an earlier phase of the same row,
+ * the release rules enqueue every non-A task exactly once, and the host
+ * simulation of the queue protocol runs every task once, after its
+ * dependencies, for many interleavings, and does pipeline rows (the property
+ * the megakernel exists for).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "taskgraph.h"
+#include "taskgraph_host.h"
+
+typedef struct geom_case {
+    int64_t rows, cols, tile;
+} geom_case;
+
+/* Small geometries checked exhaustively: single tile, partial last tile,
+ * tile of one column, exact multiple, many rows. */
+static const geom_case small_geoms[] = {
+    {1, 1, 4096}, {5, 4097, 4096}, {7, 10, 3}, {3, 9, 3}, {2, 5, 1},
+    {1, 100, 7}, {64, 1000, 7}, {4, 4096, 4096}, {9, 1, 1},
+};
+#define N_SMALL_GEOMS (sizeof small_geoms / sizeof small_geoms[0])
+
+static se_taskgeom geom_of(const geom_case *c)
+{
+    return se_taskgeom_make(c->rows, c->cols, c->tile);
+}
+
+static void assert_msg_has(const se_err *err, const char *needle)
+{
+    if (!strstr(err->msg, needle))
+        fail_msg("message '%s' does not contain '%s'", err->msg, needle);
+}
+
+static void test_geometry_of_3x4097_tile_4096_has_24_tasks(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(3, 4097, 4096);
+    assert_int_equal(g.rows, 3);
+    assert_int_equal(g.cols, 4097);
+    assert_int_equal(g.tile, 4096);
+    assert_int_equal(g.tiles_per_row, 2);
+    assert_int_equal(g.tile_tasks, 6);
+    assert_int_equal(g.total, 3 * 6 + 2 * 3);
+}
+
+static void test_geometry_of_1x1_tile_4096_has_5_tasks(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(1, 1, 4096);
+    assert_int_equal(g.tiles_per_row, 1);
+    assert_int_equal(g.tile_tasks, 1);
+    assert_int_equal(g.total, 5);
+}
+
+static void test_geometry_of_exact_multiple_has_no_extra_tile(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(4, 8192, 4096);
+    assert_int_equal(g.tiles_per_row, 2);
+    assert_int_equal(g.tile_tasks, 8);
+    assert_int_equal(g.total, 32);
+    g = se_taskgeom_make(7, 10, 3);
+    assert_int_equal(g.tiles_per_row, 4);
+    assert_int_equal(g.total, 3 * 28 + 14);
+}
+
+static void test_tile_len_of_partial_last_tile_is_the_remainder(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(3, 4097, 4096);
+    assert_int_equal(se_tile_len(&g, 0), 4096);
+    assert_int_equal(se_tile_len(&g, 1), 1);
+    g = se_taskgeom_make(7, 10, 3);
+    assert_int_equal(se_tile_len(&g, 0), 3);
+    assert_int_equal(se_tile_len(&g, 2), 3);
+    assert_int_equal(se_tile_len(&g, 3), 1);
+    g = se_taskgeom_make(1, 8192, 4096);
+    assert_int_equal(se_tile_len(&g, 1), 4096);
+    g = se_taskgeom_make(1, 1, 4096);
+    assert_int_equal(se_tile_len(&g, 0), 1);
+}
+
+static void test_tile_lengths_of_a_row_add_up_to_cols(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int64_t sum = 0;
+        for (int64_t t = 0; t < g.tiles_per_row; t++) {
+            assert_true(se_tile_len(&g, t) >= 1);
+            assert_true(se_tile_len(&g, t) <= g.tile);
+            sum += se_tile_len(&g, t);
+        }
+        assert_int_equal(sum, g.cols);
+    }
+}
+
+static void test_task_ids_are_dense_in_phase_order_and_decode_back(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int64_t expect_id = 0;
+        for (int ph = SE_PHASE_A; ph < SE_NPHASES; ph++) {
+            int64_t ntiles = se_phase_is_tiled(ph) ? g.tiles_per_row : 1;
+            assert_int_equal(se_phase_base(&g, ph), expect_id);
+            for (int64_t r = 0; r < g.rows; r++)
+                for (int64_t t = 0; t < ntiles; t++) {
+                    int64_t id = se_task_id(&g, ph, r, t);
+                    assert_int_equal(id, expect_id);
+                    int dph;
+                    int64_t dr, dt;
+                    se_task_decode(&g, id, &dph, &dr, &dt);
+                    assert_int_equal(dph, ph);
+                    assert_int_equal(dr, r);
+                    assert_int_equal(dt, t);
+                    expect_id++;
+                }
+        }
+        assert_int_equal(expect_id, g.total);
+    }
+}
+
+static void test_decoded_phases_never_decrease_with_id(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int prev = SE_PHASE_A;
+        for (int64_t id = 0; id < g.total; id++) {
+            int ph;
+            int64_t r, t;
+            se_task_decode(&g, id, &ph, &r, &t);
+            assert_true(ph >= prev);
+            assert_true(ph <= prev + 1);
+            assert_true(r >= 0 && r < g.rows);
+            assert_true(t >= 0 && t < g.tiles_per_row);
+            assert_int_equal(se_task_id(&g, ph, r, t), id);
+            prev = ph;
+        }
+        assert_int_equal(prev, SE_PHASE_E);
+    }
+}
+
+static void test_row_tasks_ignore_the_tile_argument(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(5, 4097, 4096);
+    assert_int_equal(se_task_id(&g, SE_PHASE_B, 3, 0), se_task_id(&g, SE_PHASE_B, 3, 1));
+    assert_int_equal(se_task_id(&g, SE_PHASE_D, 4, 0), se_task_id(&g, SE_PHASE_D, 4, 1));
+    assert_int_equal(se_task_id(&g, SE_PHASE_B, 0, 0), 10);
+    assert_int_equal(se_task_id(&g, SE_PHASE_C, 0, 0), 15);
+    assert_int_equal(se_task_id(&g, SE_PHASE_D, 0, 0), 25);
+    assert_int_equal(se_task_id(&g, SE_PHASE_E, 4, 1), 39);
+}
+
+static void test_dependencies_are_exactly_those_of_the_graph(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int64_t n = g.tiles_per_row;
+        for (int64_t r = 0; r < g.rows; r++) {
+            for (int64_t t = 0; t < n; t++) {
+                int64_t a = se_task_id(&g, SE_PHASE_A, r, t);
+                assert_int_equal(se_task_dep_count(&g, a), 0);
+                int64_t c = se_task_id(&g, SE_PHASE_C, r, t);
+                assert_int_equal(se_task_dep_count(&g, c), 1);
+                assert_int_equal(se_task_dep(&g, c, 0), se_task_id(&g, SE_PHASE_B, r, 0));
+                int64_t e = se_task_id(&g, SE_PHASE_E, r, t);
+                assert_int_equal(se_task_dep_count(&g, e), 1);
+                assert_int_equal(se_task_dep(&g, e, 0), se_task_id(&g, SE_PHASE_D, r, 0));
+            }
+            int64_t b = se_task_id(&g, SE_PHASE_B, r, 0);
+            int64_t d = se_task_id(&g, SE_PHASE_D, r, 0);
+            assert_int_equal(se_task_dep_count(&g, b), n);
+            assert_int_equal(se_task_dep_count(&g, d), n);
+            for (int64_t k = 0; k < n; k++) {
+                assert_int_equal(se_task_dep(&g, b, k), se_task_id(&g, SE_PHASE_A, r, k));
+                assert_int_equal(se_task_dep(&g, d, k), se_task_id(&g, SE_PHASE_C, r, k));
+            }
+        }
+    }
+}
+
+static void test_every_dependency_is_same_row_and_previous_phase(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        for (int64_t id = 0; id < g.total; id++) {
+            int ph;
+            int64_t r, t;
+            se_task_decode(&g, id, &ph, &r, &t);
+            int64_t nd = se_task_dep_count(&g, id);
+            for (int64_t k = 0; k < nd; k++) {
+                int64_t dep = se_task_dep(&g, id, k);
+                assert_true(dep >= 0 && dep < id);
+                int dph;
+                int64_t dr, dt;
+                se_task_decode(&g, dep, &dph, &dr, &dt);
+                assert_int_equal(dr, r);
+                assert_int_equal(dph, ph - 1);
+            }
+        }
+    }
+}
+
+static void test_releases_enqueue_every_non_a_task_exactly_once(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int *hits = calloc((size_t)g.total, sizeof *hits);
+        assert_non_null(hits);
+        /* A counter release fires once, when its counter reaches threshold:
+         * count each counted range once per counter, plain ranges once. */
+        int64_t *fired = calloc((size_t)(2 * g.rows), sizeof *fired);
+        int64_t *counts = calloc((size_t)(2 * g.rows), sizeof *counts);
+        assert_non_null(fired);
+        assert_non_null(counts);
+        for (int64_t id = 0; id < g.total; id++) {
+            se_release rel = se_task_release(&g, id);
+            int fire = 1;
+            if (rel.counter >= 0) {
+                assert_true(rel.counter < 2 * g.rows);
+                fire = ++counts[rel.counter] == rel.threshold;
+                fired[rel.counter] += fire;
+            }
+            if (fire)
+                for (int64_t j = 0; j < rel.count; j++) {
+                    assert_true(rel.first + j >= 0 && rel.first + j < g.total);
+                    hits[rel.first + j]++;
+                }
+        }
+        for (int64_t c = 0; c < 2 * g.rows; c++) {
+            assert_int_equal(counts[c], g.tiles_per_row);
+            assert_int_equal(fired[c], 1);
+        }
+        for (int64_t id = 0; id < g.total; id++)
+            assert_int_equal(hits[id], id < g.tile_tasks ? 0 : 1);
+        free(hits);
+        free(fired);
+        free(counts);
+    }
+}
+
+static void test_a_and_c_release_through_row_counter_b_and_d_release_tiles(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int64_t n = g.tiles_per_row;
+        for (int64_t r = 0; r < g.rows; r++) {
+            for (int64_t t = 0; t < n; t++) {
+                se_release a = se_task_release(&g, se_task_id(&g, SE_PHASE_A, r, t));
+                assert_int_equal(a.counter, r);
+                assert_int_equal(a.threshold, n);
+                assert_int_equal(a.first, se_task_id(&g, SE_PHASE_B, r, 0));
+                assert_int_equal(a.count, 1);
+                se_release c = se_task_release(&g, se_task_id(&g, SE_PHASE_C, r, t));
+                assert_int_equal(c.counter, g.rows + r);
+                assert_int_equal(c.threshold, n);
+                assert_int_equal(c.first, se_task_id(&g, SE_PHASE_D, r, 0));
+                assert_int_equal(c.count, 1);
+                se_release e = se_task_release(&g, se_task_id(&g, SE_PHASE_E, r, t));
+                assert_int_equal(e.counter, -1);
+                assert_int_equal(e.count, 0);
+            }
+            se_release b = se_task_release(&g, se_task_id(&g, SE_PHASE_B, r, 0));
+            assert_int_equal(b.counter, -1);
+            assert_int_equal(b.first, se_task_id(&g, SE_PHASE_C, r, 0));
+            assert_int_equal(b.count, n);
+            se_release d = se_task_release(&g, se_task_id(&g, SE_PHASE_D, r, 0));
+            assert_int_equal(d.counter, -1);
+            assert_int_equal(d.first, se_task_id(&g, SE_PHASE_E, r, 0));
+            assert_int_equal(d.count, n);
+        }
+    }
+}
+
+static void test_check_refuses_too_many_tasks_naming_count_and_tile(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(1000, 1000000, 1);
+    assert_int_equal(g.total, INT64_C(3000002000));
+    se_err err = {{0}};
+    assert_int_equal(se_taskgeom_check(&g, &err), SE_ERR_LIMIT);
+    assert_msg_has(&err, "3000002000");
+    assert_msg_has(&err, "1000x1000000");
+    assert_msg_has(&err, "--tile");
+    assert_msg_has(&err, "2146435071");
+}
+
+static void test_check_boundary_is_max_tasks(void **state)
+{
+    (void)state;
+    /* One row, tile 1: total = 3n + 2. SE_MAX_TASKS = 2146435071. */
+    assert_int_equal(SE_MAX_TASKS, INT64_C(2146435071));
+    se_err err = {{0}};
+    se_taskgeom under = se_taskgeom_make(1, 715478356, 1);
+    assert_int_equal(under.total, INT64_C(2146435070));
+    assert_int_equal(se_taskgeom_check(&under, &err), SE_OK);
+    se_taskgeom over = se_taskgeom_make(1, 715478357, 1);
+    assert_int_equal(over.total, INT64_C(2146435073));
+    assert_int_equal(se_taskgeom_check(&over, &err), SE_ERR_LIMIT);
+    assert_msg_has(&err, "2146435073");
+}
+
+/* Checks that order holds each task once and after all its dependencies. */
+static void check_order(const se_taskgeom *g, const int64_t *order)
+{
+    int64_t *pos = malloc((size_t)g->total * sizeof *pos);
+    assert_non_null(pos);
+    for (int64_t id = 0; id < g->total; id++)
+        pos[id] = -1;
+    for (int64_t k = 0; k < g->total; k++) {
+        int64_t id = order[k];
+        assert_true(id >= 0 && id < g->total);
+        if (pos[id] != -1)
+            fail_msg("task %lld completed twice", (long long)id);
+        pos[id] = k;
+    }
+    for (int64_t id = 0; id < g->total; id++) {
+        int64_t nd = se_task_dep_count(g, id);
+        for (int64_t k = 0; k < nd; k++) {
+            int64_t dep = se_task_dep(g, id, k);
+            if (!(pos[dep] < pos[id]))
+                fail_msg("task %lld completed at %lld, before its dependency %lld at %lld",
+                         (long long)id, (long long)pos[id], (long long)dep, (long long)pos[dep]);
+        }
+    }
+    free(pos);
+}
+
+static void test_simulation_runs_each_task_once_after_its_dependencies(void **state)
+{
+    (void)state;
+    const int workers[] = {1, 2, 3, 8, 33, 132, 1000};
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom_of(&small_geoms[i]);
+        int64_t *order = malloc((size_t)g.total * sizeof *order);
+        assert_non_null(order);
+        for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++)
+            for (uint64_t seed = 0; seed < 6; seed++) {
+                se_err err = {{0}};
+                for (int64_t k = 0; k < g.total; k++)
+                    order[k] = -1;
+                se_status st = se_taskgraph_simulate(&g, workers[w], seed, order, &err);
+                if (st != SE_OK)
+                    fail_msg("%lldx%lld tile %lld, %d workers, seed %llu: %s",
+                             (long long)g.rows, (long long)g.cols, (long long)g.tile, workers[w],
+                             (unsigned long long)seed, err.msg);
+                check_order(&g, order);
+            }
+        free(order);
+    }
+}
+
+static void test_simulation_with_more_workers_than_tasks_succeeds(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(1, 1, 4096);
+    int64_t order[5];
+    se_err err = {{0}};
+    assert_int_equal(se_taskgraph_simulate(&g, 50, 1, order, &err), SE_OK);
+    check_order(&g, order);
+    /* A single row of one tile can only complete in id order. */
+    for (int64_t k = 0; k < 5; k++)
+        assert_int_equal(order[k], k);
+    assert_int_equal(se_taskgraph_simulate(&g, 50, 1, NULL, &err), SE_OK);
+}
+
+static void test_simulation_with_one_worker_completes_all_a_tasks_first(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(7, 10, 3);
+    int64_t *order = malloc((size_t)g.total * sizeof *order);
+    assert_non_null(order);
+    se_err err = {{0}};
+    assert_int_equal(se_taskgraph_simulate(&g, 1, 3, order, &err), SE_OK);
+    check_order(&g, order);
+    /* One worker pops the queue in order: all A tasks first, in id order. */
+    for (int64_t k = 0; k < g.tile_tasks; k++)
+        assert_int_equal(order[k], k);
+    free(order);
+}
+
+/* 1 when some B or C task of one row completes before the last A task of
+ * another row: rows overlap instead of moving in lock-step phases. */
+static int order_shows_row_pipelining(const se_taskgeom *g, const int64_t *order)
+{
+    int64_t *pos = malloc((size_t)g->total * sizeof *pos);
+    assert_non_null(pos);
+    for (int64_t k = 0; k < g->total; k++)
+        pos[order[k]] = k;
+    int found = 0;
+    for (int64_t r = 0; r < g->rows && !found; r++) {
+        int64_t bc[2] = {pos[se_task_id(g, SE_PHASE_B, r, 0)],
+                         pos[se_task_id(g, SE_PHASE_C, r, 0)]};
+        for (int64_t q = 0; q < g->rows && !found; q++) {
+            if (q == r)
+                continue;
+            int64_t last_a = -1;
+            for (int64_t t = 0; t < g->tiles_per_row; t++)
+                if (pos[se_task_id(g, SE_PHASE_A, q, t)] > last_a)
+                    last_a = pos[se_task_id(g, SE_PHASE_A, q, t)];
+            found = bc[0] < last_a || bc[1] < last_a;
+        }
+    }
+    free(pos);
+    return found;
+}
+
+static void test_simulation_pipelines_rows_for_some_seed(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(8, 40, 10);
+    int64_t *order = malloc((size_t)g.total * sizeof *order);
+    assert_non_null(order);
+    int pipelined = 0;
+    for (uint64_t seed = 1; seed <= 64 && !pipelined; seed++) {
+        se_err err = {{0}};
+        assert_int_equal(se_taskgraph_simulate(&g, 64, seed, order, &err), SE_OK);
+        check_order(&g, order);
+        pipelined = order_shows_row_pipelining(&g, order);
+    }
+    assert_true(pipelined);
+    free(order);
+}
+
+static void test_simulation_with_one_worker_does_not_pipeline(void **state)
+{
+    (void)state;
+    /* The negative control for the pipelining detector: one worker drains
+     * every A task before any B task is even in reach. */
+    se_taskgeom g = se_taskgeom_make(8, 40, 10);
+    int64_t *order = malloc((size_t)g.total * sizeof *order);
+    assert_non_null(order);
+    se_err err = {{0}};
+    assert_int_equal(se_taskgraph_simulate(&g, 1, 5, order, &err), SE_OK);
+    assert_false(order_shows_row_pipelining(&g, order));
+    free(order);
+}
+
+static void test_simulation_with_zero_workers_is_refused(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(2, 10, 3);
+    se_err err = {{0}};
+    assert_int_equal(se_taskgraph_simulate(&g, 0, 1, NULL, &err), SE_ERR_USAGE);
+    assert_msg_has(&err, "worker");
+    assert_msg_has(&err, "got 0");
+    assert_int_equal(se_taskgraph_simulate(&g, -3, 1, NULL, &err), SE_ERR_USAGE);
+    assert_msg_has(&err, "got -3");
+}
+
+static void test_simulation_of_oversized_geometry_is_refused_before_running(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(1000, 1000000, 1);
+    se_err err = {{0}};
+    assert_int_equal(se_taskgraph_simulate(&g, 4, 1, NULL, &err), SE_ERR_LIMIT);
+    assert_msg_has(&err, "--tile");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_geometry_of_3x4097_tile_4096_has_24_tasks),
+        cmocka_unit_test(test_geometry_of_1x1_tile_4096_has_5_tasks),
+        cmocka_unit_test(test_geometry_of_exact_multiple_has_no_extra_tile),
+        cmocka_unit_test(test_tile_len_of_partial_last_tile_is_the_remainder),
+        cmocka_unit_test(test_tile_lengths_of_a_row_add_up_to_cols),
+        cmocka_unit_test(test_task_ids_are_dense_in_phase_order_and_decode_back),
+        cmocka_unit_test(test_decoded_phases_never_decrease_with_id),
+        cmocka_unit_test(test_row_tasks_ignore_the_tile_argument),
+        cmocka_unit_test(test_dependencies_are_exactly_those_of_the_graph),
+        cmocka_unit_test(test_every_dependency_is_same_row_and_previous_phase),
+        cmocka_unit_test(test_releases_enqueue_every_non_a_task_exactly_once),
+        cmocka_unit_test(test_a_and_c_release_through_row_counter_b_and_d_release_tiles),
+        cmocka_unit_test(test_check_refuses_too_many_tasks_naming_count_and_tile),
+        cmocka_unit_test(test_check_boundary_is_max_tasks),
+        cmocka_unit_test(test_simulation_runs_each_task_once_after_its_dependencies),
+        cmocka_unit_test(test_simulation_with_more_workers_than_tasks_succeeds),
+        cmocka_unit_test(test_simulation_with_one_worker_completes_all_a_tasks_first),
+        cmocka_unit_test(test_simulation_pipelines_rows_for_some_seed),
+        cmocka_unit_test(test_simulation_with_one_worker_does_not_pipeline),
+        cmocka_unit_test(test_simulation_with_zero_workers_is_refused),
+        cmocka_unit_test(test_simulation_of_oversized_geometry_is_refused_before_running),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
