@@ -7,4 +7,8 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh
 scripts/build.sh
 cd build
-ctest --output-on-failure
+status=0
+ctest --output-on-failure || status=$?
+# Say why each skipped test skipped (ctest itself only prints "Skipped").
+grep -h "^SKIP:" Testing/Temporary/LastTest.log 2>/dev/null | sort | uniq -c || true
+exit $status

@@ -10,7 +10,7 @@
 #include "strategy.h"
 
 enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
-              O_INVOCATIONS, O_QUIET };
+              O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY };
 
 typedef struct opt_def {
     enum opt_id id;
@@ -20,7 +20,15 @@ typedef struct opt_def {
 } opt_def;
 
 static const opt_def run_opts[] = {
-    {O_SHAPES, "--shapes", 1, "comma-separated RxC list; C may be T, T+k, T-k (tile)"},
+    {O_PROTOCOL, "--protocol", 1, "protocol file (default: protocol/default.json, built in)"},
+    {O_RUNS_DIR, "--runs-dir", 1, "folder that receives the run directory (default: runs)"},
+    {O_SAVE_ARRAYS, "--save-arrays", 0, "also save every case's input and output arrays"},
+    {O_ARRAYS_MAX, "--arrays-max-bytes", 1, "with --save-arrays: only cases whose input is at\n"
+                                            "                         most this many bytes"},
+    {O_VALIDATE_ONLY, "--validate-only", 0, "validate and print the table; no timing, no run\n"
+                                            "                         directory"},
+    {O_SHAPES, "--shapes", 1, "comma-separated RxC list; C may be T, T+k, T-k (tile);\n"
+                              "                         this and the options below override the protocol"},
     {O_TILE, "--tile", 1, "columns per tile T (default 4096)"},
     {O_SEED, "--seed", 1, "cuRAND seed of the input (default 20261130)"},
     {O_SCALE, "--scale", 1, "standard deviation of the normal input (default 16)"},
@@ -40,13 +48,20 @@ void se_cli_usage(FILE *out)
 {
     fprintf(out,
             "usage: softmax-evidence run [options]\n"
+            "       softmax-evidence verify RUN_DIR [--strict]\n"
             "       softmax-evidence --help | --version\n"
             "\n"
-            "run: computes the RMS-scaled softmax with every strategy on every shape,\n"
-            "validates each output against a float64 CPU reference and cuDNN, and\n"
-            "prints the validation table. Exit status: 0 all passed, 1 a validation\n"
-            "failed, 2 bad argument, 3 a device or memory limit, or no CUDA device,\n"
-            "4 a CUDA error, 5 an I/O or host memory error.\n"
+            "run: on a GPU, computes the RMS-scaled softmax with every strategy on every\n"
+            "shape of the protocol, validates each output against a float64 CPU reference\n"
+            "and cuDNN, times every strategy and control in every scope, and writes a run\n"
+            "directory RUNS_DIR/<UTC start>/ with its SHA-256 manifest.\n"
+            "verify: with no GPU, re-hashes a run directory against its manifest,\n"
+            "recomputes every timing summary from the raw samples and re-checks the\n"
+            "validation; --strict also fails on files listed but not present.\n"
+            "\n"
+            "Exit status: 0 all passed, 1 a validation or verification failed, 2 bad\n"
+            "argument, 3 a device or memory limit, or no CUDA device, 4 a CUDA error,\n"
+            "5 an I/O or host memory error.\n"
             "\n"
             "options of run:\n");
     for (size_t i = 0; i < N_RUN_OPTS; i++)
@@ -78,7 +93,10 @@ static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const 
     int64_t i = 0;
     se_status st = SE_OK;
     switch (d->id) {
-    case O_SHAPES: *shapes = v; break;
+    case O_SHAPES:
+        *shapes = v;
+        o->shapes_text = v;
+        break;
     case O_TILE: st = se_parse_i64(v, 1, SE_MAX_DIM, "--tile", &o->tile, err); break;
     case O_SEED:
         st = se_parse_i64(v, 0, INT64_MAX, "--seed", &i, err);
@@ -97,7 +115,28 @@ static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const 
         o->invocations = (int)i;
         break;
     case O_QUIET: o->quiet = 1; break;
+    case O_PROTOCOL:
+        if (!*v)
+            return se_fail(err, SE_ERR_USAGE, "--protocol: empty file name");
+        o->protocol_path = v;
+        break;
+    case O_RUNS_DIR:
+        if (!*v)
+            return se_fail(err, SE_ERR_USAGE, "--runs-dir: empty folder name");
+        o->runs_dir = v;
+        break;
+    case O_SAVE_ARRAYS: o->save_arrays = 1; break;
+    case O_ARRAYS_MAX:
+        st = se_parse_i64(v, 1, INT64_MAX, "--arrays-max-bytes", &o->arrays_max_bytes, err);
+        break;
+    case O_VALIDATE_ONLY: o->validate_only = 1; break;
     }
+    static const unsigned given[] = {
+        [O_SHAPES] = SE_GIVEN_SHAPES, [O_TILE] = SE_GIVEN_TILE, [O_SEED] = SE_GIVEN_SEED,
+        [O_SCALE] = SE_GIVEN_SCALE, [O_EPS] = SE_GIVEN_EPS, [O_STRATEGIES] = SE_GIVEN_STRATEGIES,
+        [O_INVOCATIONS] = SE_GIVEN_INVOCATIONS, [O_VALIDATE_ONLY] = 0};
+    if (st == SE_OK)
+        o->given |= given[d->id];
     return st;
 }
 
@@ -110,6 +149,7 @@ static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_
     o->eps = SE_DEFAULT_EPS;
     o->strategies = (1u << SE_NSTRATEGIES) - 1;
     o->invocations = SE_DEFAULT_INVOCATIONS;
+    o->runs_dir = SE_DEFAULT_RUNS_DIR;
     for (int k = 0; k < argc; k++) {
         const char *value;
         if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
@@ -155,6 +195,25 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
         if (help)
             cli->cmd = SE_CMD_HELP;
         return st;
+    }
+    if (strcmp(cmd, "verify") == 0) {
+        cli->cmd = SE_CMD_VERIFY;
+        for (int k = 2; k < argc; k++) {
+            if (strcmp(argv[k], "--strict") == 0)
+                cli->verify.strict = 1;
+            else if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0)
+                cli->cmd = SE_CMD_HELP;
+            else if (argv[k][0] == '-')
+                return se_fail(err, SE_ERR_USAGE, "verify: unknown argument '%s'", argv[k]);
+            else if (cli->verify.dir)
+                return se_fail(err, SE_ERR_USAGE, "verify: one run directory, got '%s' and '%s'",
+                               cli->verify.dir, argv[k]);
+            else
+                cli->verify.dir = argv[k];
+        }
+        if (cli->cmd == SE_CMD_VERIFY && !cli->verify.dir)
+            return se_fail(err, SE_ERR_USAGE, "verify: missing RUN_DIR");
+        return SE_OK;
     }
     return se_fail(err, SE_ERR_USAGE, "unknown command '%s'; try 'softmax-evidence --help'", cmd);
 }

@@ -24,7 +24,21 @@ extern "C" {
 #define SE_DEFAULT_EPS 1e-6
 #define SE_DEFAULT_INVOCATIONS 2
 
-typedef enum se_command { SE_CMD_HELP, SE_CMD_VERSION, SE_CMD_RUN } se_command;
+typedef enum se_command { SE_CMD_HELP, SE_CMD_VERSION, SE_CMD_RUN, SE_CMD_VERIFY } se_command;
+
+/* Bits of se_run_opts.given: which workload options the command line set
+ * (they override the protocol's values). */
+enum {
+    SE_GIVEN_SHAPES = 1u << 0,
+    SE_GIVEN_TILE = 1u << 1,
+    SE_GIVEN_SEED = 1u << 2,
+    SE_GIVEN_SCALE = 1u << 3,
+    SE_GIVEN_EPS = 1u << 4,
+    SE_GIVEN_STRATEGIES = 1u << 5,
+    SE_GIVEN_INVOCATIONS = 1u << 6
+};
+
+#define SE_DEFAULT_RUNS_DIR "runs"
 
 typedef struct se_run_opts {
     se_shape *shapes;   /* owned; free with se_cli_free */
@@ -38,11 +52,25 @@ typedef struct se_run_opts {
     int device;         /* CUDA device ordinal */
     int invocations;    /* invocations validated per (strategy, shape) */
     int quiet;          /* no progress on stderr */
+    unsigned given;     /* SE_GIVEN_* bits */
+    const char *shapes_text; /* the --shapes value, if given */
+    const char *protocol_path; /* --protocol, NULL for the repository's default */
+    const char *runs_dir;      /* --runs-dir */
+    int save_arrays;           /* --save-arrays */
+    int64_t arrays_max_bytes;  /* --arrays-max-bytes: save only cases whose input is at most
+                                  this large (0: no limit) */
+    int validate_only;         /* --validate-only: no timing, no run directory */
 } se_run_opts;
+
+typedef struct se_verify_opts {
+    const char *dir;  /* a run directory */
+    int strict;       /* --strict: remote-only files fail too */
+} se_verify_opts;
 
 typedef struct se_cli {
     se_command cmd;
     se_run_opts run;
+    se_verify_opts verify;
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on

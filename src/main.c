@@ -3,13 +3,72 @@
  * its status into the exit code. The only place that exits.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "bundle/embedded.h"
+#include "bundle/manifest.h"
+#include "bundle/verify.h"
 #include "cli.h"
+#include "overrides.h"
+#include "protocol.h"
+#include "run/runner.h"
 #include "run/validate.h"
 
 #ifndef SE_VERSION
 #define SE_VERSION "unknown"
 #endif
+
+#define SE_DEFAULT_PROTOCOL "protocol/default.json"
+
+/* The effective protocol: --protocol FILE or the built-in default, with the
+ * command line's overrides. Everything here happens before any GPU work. */
+static se_status load_protocol(const se_run_opts *o, se_protocol *p, se_protocol_source *src,
+                               char *name, size_t name_size, se_err *err)
+{
+    se_status st;
+    if (o->protocol_path) {
+        snprintf(name, name_size, "%s", o->protocol_path);
+        st = se_protocol_load(o->protocol_path, p, err);
+        if (st == SE_OK)
+            st = se_sha256_file(o->protocol_path, src->sha256, err);
+    } else {
+        const se_embedded_file *f = se_embedded_find(SE_DEFAULT_PROTOCOL);
+        snprintf(name, name_size, "%s (built in)", SE_DEFAULT_PROTOCOL);
+        if (!f)
+            return se_fail(err, SE_ERR_IO, "%s is not built into this binary", SE_DEFAULT_PROTOCOL);
+        st = se_protocol_parse((const char *)f->data, f->len, SE_DEFAULT_PROTOCOL, p, err);
+        if (st == SE_OK)
+            st = se_sha256_buffer(f->data, f->len, src->sha256, err);
+    }
+    src->name = name;
+    if (st == SE_OK)
+        st = se_protocol_apply_overrides(p, o, err);
+    if (st != SE_OK)
+        se_protocol_free(p);
+    return st;
+}
+
+static se_status cmd_run(const se_run_opts *o, int argc, char **argv)
+{
+    se_err err = {{0}};
+    se_protocol p;
+    se_protocol_source src;
+    char name[4200];
+    se_status st = load_protocol(o, &p, &src, name, sizeof name, &err);
+    if (st == SE_OK) {
+        if (o->validate_only) {
+            se_validation_run run;
+            st = se_validate_run(&p, o, stdout, &run, &err);
+            se_validation_run_free(&run);
+        } else {
+            st = se_run_main(&p, o, &src, argc, argv, stdout, &err);
+        }
+        se_protocol_free(&p);
+    }
+    if (st != SE_OK)
+        fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
+    return st;
+}
 
 int main(int argc, char **argv)
 {
@@ -27,15 +86,15 @@ int main(int argc, char **argv)
     case SE_CMD_VERSION:
         printf("softmax-evidence %s\n", SE_VERSION);
         break;
-    case SE_CMD_RUN: {
-        se_validation_run run;
-        st = se_validate_run(&cli.run, stdout, &run, &err);
-        se_validation_run_free(&run);
+    case SE_CMD_RUN:
+        st = cmd_run(&cli.run, argc, argv);
+        break;
+    case SE_CMD_VERIFY:
+        st = se_verify_run(cli.verify.dir, cli.verify.strict, stdout, &err);
+        if (st != SE_OK)
+            fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
         break;
     }
-    }
     se_cli_free(&cli);
-    if (st != SE_OK)
-        fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
     return se_exit_code(st);
 }

@@ -73,6 +73,36 @@ se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64
 se_status se_gpu_outliers_enqueue(float *x, int64_t rows, int64_t cols, uint64_t seed,
                                   double scale, cudaStream_t stream, se_err *err);
 
+/* Controls and probes (probes.cu). */
+se_status se_gpu_empty_enqueue(int blocks, cudaStream_t stream, se_err *err);
+se_status se_gpu_coop_noop_enqueue(int blocks, cudaStream_t stream, se_err *err);
+/* A cooperative kernel that does nothing but n grid barriers. */
+se_status se_gpu_barriers_enqueue(int blocks, int n, cudaStream_t stream, se_err *err);
+/* Writes out[0] = SM cycles and out[1] = %globaltimer nanoseconds over at
+ * least `cycles` cycles of one thread (device memory, 2 values). */
+se_status se_gpu_clock_probe_enqueue(unsigned long long *out, long long cycles,
+                                     cudaStream_t stream, se_err *err);
+/* Writes out[0] = smallest non-zero %globaltimer step, out[1] = sum of the
+ * steps, out[2] = their count, over `reads` reads (device memory, 3 values). */
+se_status se_gpu_timer_resolution_enqueue(unsigned long long *out, int reads,
+                                          cudaStream_t stream, se_err *err);
+
+/* A kernel that holds the stream until *release (mapped host memory)
+ * becomes non-zero, or timeout_ns pass (then *timed_out = 1). */
+se_status se_gpu_block_until_enqueue(const int *release, int *timed_out,
+                                     unsigned long long timeout_ns, cudaStream_t stream,
+                                     se_err *err);
+
+/* Every kernel of the project, for the resource report. */
+typedef struct se_kernel_entry {
+    const char *name;
+    const void *fn;
+    int block_threads; /* block size it is launched with */
+    const char *used_by;
+} se_kernel_entry;
+
+size_t se_gpu_kernel_table(const se_kernel_entry **table);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,6 +55,11 @@ long se_cudnn_version(void)
     return (long)cudnnGetVersion();
 }
 
+long se_cudnn_compiled_version(void)
+{
+    return (long)CUDNN_VERSION;
+}
+
 void se_cudnn_destroy(se_cudnn *c)
 {
     if (!c)

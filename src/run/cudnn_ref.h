@@ -24,6 +24,9 @@ se_status se_cudnn_softmax(se_cudnn *c, const float *xs, float *y, int64_t rows,
 /* cuDNN's version as cudnnGetVersion reports it (e.g. 91400). */
 long se_cudnn_version(void);
 
+/* The cuDNN version this program was compiled against (CUDNN_VERSION). */
+long se_cudnn_compiled_version(void);
+
 void se_cudnn_destroy(se_cudnn *c);
 
 #endif

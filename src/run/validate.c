@@ -40,13 +40,13 @@ static uint64_t host_phys_bytes(void)
 
 /* The cooperative grid for a case: the user's --blocks, or every block that
  * can be co-resident, capped by the most that have work in any phase. */
-static int coop_blocks(const se_run_opts *o, const se_device_info *d, se_strategy s,
-                       const se_shape *shape)
+int se_coop_blocks(const se_protocol *p, const se_run_opts *o, const se_device_info *d,
+                   se_strategy s, const se_shape *shape)
 {
     if (o->blocks > 0)
         return (int)o->blocks;
     int limit = strcmp(se_strategy_get(s)->mechanism, "fusion") == 0 ? d->fusion_max_blocks : d->mega_max_blocks;
-    se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, o->tile);
+    se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, p->tile);
     int64_t useful = g.tile_tasks;
     int64_t row_blocks = (shape->rows + SE_TILE_THREADS / 32 - 1) / (SE_TILE_THREADS / 32);
     if (row_blocks > useful)
@@ -55,10 +55,10 @@ static int coop_blocks(const se_run_opts *o, const se_device_info *d, se_strateg
 }
 
 /* Every check that needs no kernel: limits, device, memory, grid. */
-static se_status preflight(const se_run_opts *o, se_device_info *dev, se_err *err)
+se_status se_validate_preflight(const se_protocol *p, const se_run_opts *o, se_device_info *dev, se_err *err)
 {
-    for (size_t i = 0; i < o->n_shapes; i++) {
-        se_status st = se_case_check(&o->shapes[i], o->tile, err);
+    for (size_t i = 0; i < p->n_shapes; i++) {
+        se_status st = se_case_check(&p->shapes[i], p->tile, err);
         if (st != SE_OK)
             return st;
     }
@@ -66,8 +66,8 @@ static se_status preflight(const se_run_opts *o, se_device_info *dev, se_err *er
     if (st != SE_OK)
         return st;
     if (o->blocks > 0) {
-        int uses_f = o->strategies & ((1u << SE_S_FUSION) | (1u << SE_S_FUSION_GRAPH));
-        int uses_m = o->strategies & ((1u << SE_S_MEGAKERNEL) | (1u << SE_S_MEGAKERNEL_GRAPH));
+        int uses_f = p->strategies & ((1u << SE_S_FUSION) | (1u << SE_S_FUSION_GRAPH));
+        int uses_m = p->strategies & ((1u << SE_S_MEGAKERNEL) | (1u << SE_S_MEGAKERNEL_GRAPH));
         if (uses_f && o->blocks > dev->fusion_max_blocks)
             return se_fail(err, SE_ERR_LIMIT,
                            "--blocks %" PRId64 " is too large for a cooperative launch of the "
@@ -79,30 +79,25 @@ static se_status preflight(const se_run_opts *o, se_device_info *dev, se_err *er
                            "megakernel: at most %d blocks can be co-resident on %s (%d SMs)",
                            o->blocks, dev->mega_max_blocks, dev->name, dev->sm_count);
     }
-    for (size_t i = 0; i < o->n_shapes; i++) {
-        uint64_t need = se_case_device_bytes(&o->shapes[i], o->tile);
+    for (size_t i = 0; i < p->n_shapes; i++) {
+        uint64_t need = se_case_device_bytes(&p->shapes[i], p->tile);
         if (need > dev->free_bytes)
             return se_fail(err, SE_ERR_LIMIT,
                            "shape %s needs %" PRIu64 " bytes of device memory; %s has %" PRIu64
-                           " bytes free", o->shapes[i].spec, need, dev->name, dev->free_bytes);
+                           " bytes free", p->shapes[i].spec, need, dev->name, dev->free_bytes);
     }
     uint64_t phys = host_phys_bytes();
-    for (size_t i = 0; i < o->n_shapes; i++) {
-        uint64_t need = se_case_host_bytes(&o->shapes[i]);
+    for (size_t i = 0; i < p->n_shapes; i++) {
+        uint64_t need = se_case_host_bytes(&p->shapes[i]);
         if (need > phys)
             return se_fail(err, SE_ERR_LIMIT,
                            "shape %s needs %" PRIu64 " bytes of host memory for validation; this "
-                           "machine has %" PRIu64, o->shapes[i].spec, need, phys);
+                           "machine has %" PRIu64, p->shapes[i].spec, need, phys);
     }
     return SE_OK;
 }
 
-typedef struct host_bufs {
-    float *x, *out, *first, *cudnn;
-    double *ref;
-} host_bufs;
-
-static void host_bufs_free(host_bufs *h)
+static void host_bufs_free(se_case_host *h)
 {
     free(h->x);
     free(h->out);
@@ -112,7 +107,7 @@ static void host_bufs_free(host_bufs *h)
     memset(h, 0, sizeof *h);
 }
 
-static se_status host_bufs_alloc(host_bufs *h, size_t n, se_err *err)
+static se_status host_bufs_alloc(se_case_host *h, size_t n, se_err *err)
 {
     memset(h, 0, sizeof *h);
     h->x = malloc(n * sizeof(float));
@@ -157,22 +152,22 @@ static void worst_of(se_compare *acc, const se_compare *cur, int first)
     acc->n_nan = nans;
 }
 
-static se_status validate_one(const se_run_opts *o, const se_device_info *dev, se_case *c,
-                              se_strategy s, se_cudnn *cudnn, cudaStream_t stream, host_bufs *h,
+static se_status validate_one(const se_protocol *p, const se_run_opts *o, const se_device_info *dev, se_case *c,
+                              se_strategy s, se_cudnn *cudnn, cudaStream_t stream, se_case_host *h,
                               const unsigned char *tiled_sha, se_validation *v, se_err *err)
 {
     size_t n = (size_t)(c->shape.rows * c->shape.cols);
-    se_tolerance tol = {SE_TOL_ATOL, SE_TOL_RTOL};
+    se_tolerance tol = p->tol;
     se_instance in;
-    int blocks = coop_blocks(o, dev, s, &c->shape);
+    int blocks = se_coop_blocks(p, o, dev, s, &c->shape);
     se_status st = se_instance_prepare(&in, s, c, blocks, cudnn, stream, err);
     if (st != SE_OK)
         return st;
     v->blocks = in.blocks;
     v->graph_nodes = in.graph_nodes;
-    v->invocations = o->invocations;
+    v->invocations = p->invocations;
     v->repeat_identical = 1;
-    for (int k = 0; k < o->invocations && st == SE_OK; k++) {
+    for (int k = 0; k < p->invocations && st == SE_OK; k++) {
         st = invoke(&in, stream, k == 0 ? h->first : h->out, err);
         if (st != SE_OK)
             break;
@@ -196,7 +191,7 @@ static se_status validate_one(const se_run_opts *o, const se_device_info *dev, s
     return SE_OK;
 }
 
-static void print_header(FILE *out)
+void se_validation_print_header(FILE *out)
 {
     fprintf(out, "%-12s %-17s %6s %5s %11s %11s %6s %8s %12s %6s %6s %-12s %s\n", "shape",
             "strategy", "blocks", "nodes", "max_abs_err", "max_rel_err", "fails", "tiny",
@@ -223,79 +218,95 @@ static void print_row(FILE *out, const se_validation *v)
     fflush(out);
 }
 
-static se_status validate_case(const se_run_opts *o, const se_device_info *dev,
-                               const se_shape *shape, size_t shape_index, se_cudnn *cudnn,
-                               cudaStream_t stream, FILE *out, se_validation *results,
-                               size_t *n_results, se_err *err)
+se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn *cudnn,
+                          cudaStream_t stream, se_case *c, se_case_host *h, se_err *err)
 {
     size_t n = (size_t)(shape->rows * shape->cols);
-    se_case c;
-    host_bufs h;
-    se_status st = se_case_alloc(&c, shape, o->tile, o->eps, err);
+    se_status st = se_case_alloc(c, shape, p->tile, p->eps, err);
     if (st != SE_OK)
         return st;
-    st = host_bufs_alloc(&h, n, err);
+    st = host_bufs_alloc(h, n, err);
     if (st != SE_OK) {
-        se_case_free(&c);
+        se_case_free(c);
         return st;
     }
-    unsigned char input_sha[32];
-    st = se_inputs_generate(c.x, shape->rows, shape->cols, o->seed, o->scale, stream, err);
+    st = se_inputs_generate(c->x, shape->rows, shape->cols, p->seed, p->scale, stream, err);
     if (st == SE_OK)
-        st = se_gpu_prescale_enqueue(c.x, c.xs, shape->rows, shape->cols, o->eps, stream, err);
+        st = se_gpu_prescale_enqueue(c->x, c->xs, shape->rows, shape->cols, p->eps, stream, err);
     if (st == SE_OK) {
         cudaError_t e = cudaStreamSynchronize(stream);
         if (e == cudaSuccess)
-            e = cudaMemcpy(h.x, c.x, n * sizeof(float), cudaMemcpyDeviceToHost);
+            e = cudaMemcpy(h->x, c->x, n * sizeof(float), cudaMemcpyDeviceToHost);
         if (e != cudaSuccess)
             st = se_fail(err, SE_ERR_CUDA, "shape %s: generating the input failed: %s",
                          shape->spec, cudaGetErrorString(e));
     }
     if (st == SE_OK)
-        st = sha256(h.x, n * sizeof(float), input_sha, err);
+        st = sha256(h->x, n * sizeof(float), h->input_sha256, err);
     if (st == SE_OK) {
-        se_reference_rms_softmax(h.x, shape->rows, shape->cols, o->eps, h.ref);
+        se_reference_rms_softmax(h->x, shape->rows, shape->cols, p->eps, h->ref);
         /* cuDNN's output is needed for the agreement column of every row. */
         se_instance in;
-        st = se_instance_prepare(&in, SE_S_CUDNN, &c, 0, cudnn, stream, err);
+        st = se_instance_prepare(&in, SE_S_CUDNN, c, 0, cudnn, stream, err);
         if (st == SE_OK) {
-            st = invoke(&in, stream, h.cudnn, err);
+            st = invoke(&in, stream, h->cudnn, err);
             se_instance_destroy(&in);
         }
     }
+    if (st != SE_OK)
+        se_case_release(c, h);
+    return st;
+}
+
+void se_case_release(se_case *c, se_case_host *h)
+{
+    host_bufs_free(h);
+    se_case_free(c);
+}
+
+se_status se_validate_strategies(const se_protocol *p, const se_run_opts *o,
+                                 const se_device_info *dev, se_case *c, se_case_host *h,
+                                 size_t shape_index, se_cudnn *cudnn, cudaStream_t stream,
+                                 FILE *out, se_validation *results, size_t *n_results,
+                                 se_case_output_fn on_output, void *ctx, se_err *err)
+{
+    const se_shape *shape = &c->shape;
     const unsigned char *tiled_sha = NULL;
+    se_status st = SE_OK;
     for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
-        if (!(o->strategies & (1u << s)))
+        if (!(p->strategies & (1u << s)))
             continue;
         if (!o->quiet)
-            fprintf(stderr, "[shape %zu/%zu] %s: %s\n", shape_index + 1, o->n_shapes,
+            fprintf(stderr, "[shape %zu/%zu] %s: validating %s\n", shape_index + 1, p->n_shapes,
                     shape->spec, se_strategy_get((se_strategy)s)->name);
         se_validation *v = &results[*n_results];
         memset(v, 0, sizeof *v);
         v->strategy = (se_strategy)s;
         v->shape = *shape;
-        v->tile = o->tile;
-        memcpy(v->input_sha256, input_sha, 32);
-        st = validate_one(o, dev, &c, (se_strategy)s, cudnn, stream, &h, tiled_sha, v, err);
+        v->tile = p->tile;
+        memcpy(v->input_sha256, h->input_sha256, 32);
+        st = validate_one(p, o, dev, c, (se_strategy)s, cudnn, stream, h, tiled_sha, v, err);
         if (st != SE_OK)
             break;
         if (se_strategy_get((se_strategy)s)->tiled && !tiled_sha)
             tiled_sha = v->sha256;
         (*n_results)++;
-        print_row(out, v);
+        if (out)
+            print_row(out, v);
+        if (on_output)
+            st = on_output(ctx, v, h->first, err);
     }
-    host_bufs_free(&h);
-    se_case_free(&c);
     return st;
 }
 
-se_status se_validate_run(const se_run_opts *o, FILE *out, se_validation_run *run, se_err *err)
+se_status se_validate_run(const se_protocol *p, const se_run_opts *o, FILE *out,
+                          se_validation_run *run, se_err *err)
 {
     memset(run, 0, sizeof *run);
-    se_status st = preflight(o, &run->device, err);
+    se_status st = se_validate_preflight(p, o, &run->device, err);
     if (st != SE_OK)
         return st;
-    run->results = calloc(o->n_shapes * SE_NSTRATEGIES, sizeof *run->results);
+    run->results = calloc(p->n_shapes * SE_NSTRATEGIES, sizeof *run->results);
     if (!run->results)
         return se_fail(err, SE_ERR_NOMEM, "validation results: out of memory");
     cudaStream_t stream = NULL;
@@ -309,13 +320,20 @@ se_status se_validate_run(const se_run_opts *o, FILE *out, se_validation_run *ru
                 d->cc_major, d->cc_minor, d->sm_count, d->fusion_max_blocks, d->mega_max_blocks,
                 se_cudnn_version());
         fprintf(out, "tile %" PRId64 ", seed %" PRIu64 ", scale %g, eps %g, tolerance |out-ref| "
-                "<= %g + %g*|ref|, %d invocations each\n", o->tile, o->seed, o->scale, o->eps,
-                SE_TOL_ATOL, SE_TOL_RTOL, o->invocations);
-        print_header(out);
+                "<= %g + %g*|ref|, %d invocations each\n", p->tile, p->seed, p->scale, p->eps,
+                p->tol.atol, p->tol.rtol, p->invocations);
+        se_validation_print_header(out);
     }
-    for (size_t i = 0; i < o->n_shapes && st == SE_OK; i++)
-        st = validate_case(o, &run->device, &o->shapes[i], i, cudnn, stream, out, run->results,
-                           &run->n_results, err);
+    for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++) {
+        se_case c;
+        se_case_host h;
+        st = se_case_prepare(p, &p->shapes[i], cudnn, stream, &c, &h, err);
+        if (st != SE_OK)
+            break;
+        st = se_validate_strategies(p, o, &run->device, &c, &h, i, cudnn, stream, out,
+                                    run->results, &run->n_results, NULL, NULL, err);
+        se_case_release(&c, &h);
+    }
     se_cudnn_destroy(cudnn);
     cudaStreamDestroy(stream);
     if (st != SE_OK)

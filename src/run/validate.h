@@ -11,11 +11,16 @@
 
 #include <stdio.h>
 
+#include <cuda_runtime_api.h>
+
 #include "../cli.h"
+#include "../protocol.h"
 #include "../strategy.h"
 #include "../tolerance.h"
 #include "../workload.h"
+#include "cudnn_ref.h"
 #include "device.h"
+#include "instance.h"
 
 typedef struct se_validation {
     se_strategy strategy;
@@ -40,12 +45,54 @@ typedef struct se_validation_run {
     size_t n_failed;
 } se_validation_run;
 
-/* Checks everything that can be checked before any kernel runs (limits,
- * device, memory, cooperative grid), then validates. Prints progress on
- * stderr unless o->quiet, and the validation table on out. Returns
- * SE_ERR_VALIDATION if any case failed; run->results is filled either way
- * (free with se_validation_run_free). */
-se_status se_validate_run(const se_run_opts *o, FILE *out, se_validation_run *run, se_err *err);
+/* Host copies of one case: the input, the float64 reference, cuDNN's output,
+ * the first invocation's output of the strategy being validated, and a
+ * scratch buffer. */
+typedef struct se_case_host {
+    float *x, *out, *first, *cudnn;
+    double *ref;
+    unsigned char input_sha256[32];
+} se_case_host;
+
+/* Everything that can be checked before any kernel runs: each shape's
+ * limits, the device, a --blocks over the cooperative limit, device memory,
+ * host memory. */
+se_status se_validate_preflight(const se_protocol *p, const se_run_opts *o, se_device_info *dev,
+                                se_err *err);
+
+/* Allocates a case, generates its input, hashes it, copies it to the host,
+ * computes the float64 reference and cuDNN's output. On failure nothing is
+ * left allocated. */
+se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn *cudnn,
+                          cudaStream_t stream, se_case *c, se_case_host *h, se_err *err);
+void se_case_release(se_case *c, se_case_host *h);
+
+/* Called after each strategy is validated, with its first invocation's
+ * output (host memory). */
+typedef se_status (*se_case_output_fn)(void *ctx, const se_validation *v, const float *y,
+                                       se_err *err);
+
+/* Validates every strategy of the protocol on a prepared case, appending
+ * records to results (and printing rows on out, if not NULL). */
+se_status se_validate_strategies(const se_protocol *p, const se_run_opts *o,
+                                 const se_device_info *dev, se_case *c, se_case_host *h,
+                                 size_t shape_index, se_cudnn *cudnn, cudaStream_t stream,
+                                 FILE *out, se_validation *results, size_t *n_results,
+                                 se_case_output_fn on_output, void *ctx, se_err *err);
+
+void se_validation_print_header(FILE *out);
+
+/* The validate-only run: preflight, then every case validated. Prints
+ * progress on stderr unless o->quiet, and the validation table on out.
+ * Returns SE_ERR_VALIDATION if any case failed; run->results is filled
+ * either way (free with se_validation_run_free). */
+se_status se_validate_run(const se_protocol *p, const se_run_opts *o, FILE *out,
+                          se_validation_run *run, se_err *err);
+
+/* The cooperative grid a strategy gets on a shape: --blocks, or every block
+ * that can be co-resident, capped by the most that have work. */
+int se_coop_blocks(const se_protocol *p, const se_run_opts *o, const se_device_info *d,
+                   se_strategy s, const se_shape *shape);
 
 void se_validation_run_free(se_validation_run *run);
 

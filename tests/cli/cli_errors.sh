@@ -36,6 +36,18 @@ expect 2 "--strategies: unknown strategy 'warp'" run --strategies stream,warp
 expect 2 "--blocks: 0 is out of range" run --blocks 0
 expect 2 "--scale: nan is out of range" run --scale nan
 expect 3 "tasks; the megakernel queue holds at most" run --shapes 1000x1000000 --tile 1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+printf '{\n  "format": "softmax-evidence-protocol",\n  "version": 1,\n' > "$tmp/bad.json"
+printf '{"format": "softmax-evidence-protocol", "version": 1, "name": "x"}\n' > "$tmp/missing.json"
+expect 2 "$tmp/bad.json:4:" run --protocol "$tmp/bad.json"
+expect 2 "$tmp/missing.json: field 'workload': missing" run --protocol "$tmp/missing.json"
+expect 5 "$tmp/nope.json" run --protocol "$tmp/nope.json"
+expect 5 "runs folder /proc/se-forbidden cannot be created" run --runs-dir /proc/se-forbidden
+touch "$tmp/file"
+expect 5 "runs folder $tmp/file/runs cannot be created" run --runs-dir "$tmp/file/runs"
+expect 2 "verify: missing RUN_DIR" verify
+expect 2 "verify: unknown argument '--fast'" verify --fast x
+expect 5 "$tmp/none: not a directory" verify "$tmp/none"
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

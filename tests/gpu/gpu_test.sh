@@ -4,6 +4,8 @@
 #
 #   gpu_test.sh validate BINARY [run options...]
 #   gpu_test.sh refuse RC SUBSTRING BINARY [run options...]
+#   gpu_test.sh bundle BINARY PROTOCOL
+#   gpu_test.sh interrupt BINARY
 #   gpu_test.sh sanitize TOOL BINARY [run options...]   (memcheck, racecheck, synccheck)
 set -u
 mode=$1; shift
@@ -12,7 +14,7 @@ skip() { echo "SKIP: $*"; exit 77; }
 has_gpu() {
     # The binary itself decides: exit 3 with "no CUDA device" means none.
     local out rc
-    out=$("$1" run --shapes 1x1 --strategies stream --invocations 1 --quiet 2>&1); rc=$?
+    out=$("$1" run --shapes 1x1 --strategies stream --invocations 1 --quiet --validate-only 2>&1); rc=$?
     if [ $rc -eq 3 ] && grep -q "no CUDA device" <<<"$out"; then
         skip "no CUDA device on this machine ($(grep -o 'cudaGetDeviceCount: [^,]*' <<<"$out"))"
     fi
@@ -22,14 +24,14 @@ case "$mode" in
 validate)
     bin=$1; shift
     has_gpu "$bin"
-    exec "$bin" run --quiet "$@"
+    exec "$bin" run --quiet --validate-only "$@"
     ;;
 refuse)
     # refuse RC SUBSTRING BINARY ARGS: the run must stop with RC and SUBSTRING
     # before any kernel runs.
     want_rc=$1 want=$2 bin=$3; shift 3
     has_gpu "$bin"
-    out=$("$bin" run --quiet "$@" 2>&1); rc=$?
+    out=$("$bin" run --quiet --validate-only "$@" 2>&1); rc=$?
     echo "$out"
     [ "$rc" -eq "$want_rc" ] && grep -qF -- "$want" <<<"$out" || { echo "FAIL: want exit $want_rc and '$want'"; exit 1; }
     ;;
@@ -39,12 +41,43 @@ sanitize)
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     [ -x "$sanitizer" ] || skip "compute-sanitizer not found"
     log=$(mktemp); trap 'rm -f "$log"' EXIT
-    "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" run --quiet "$@" >"$log" 2>&1
+    "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" run --quiet --validate-only "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
     summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
     echo "compute-sanitizer $tool: ${summary:-no summary line} (exit $rc)"
     [ $rc -eq 0 ] || exit 1
+    ;;
+bundle)
+    # bundle BINARY PROTOCOL: a full run into a fresh runs folder, then verify.
+    bin=$1 protocol=$2
+    has_gpu "$bin"
+    runs=$(mktemp -d); trap 'rm -rf "$runs"' EXIT
+    "$bin" run --quiet --protocol "$protocol" --runs-dir "$runs" --save-arrays || exit 1
+    dirs=("$runs"/2*)
+    [ ${#dirs[@]} -eq 1 ] && [ -f "${dirs[0]}/MANIFEST.sha256" ] || { echo "FAIL: expected one complete run in $runs"; ls -la "$runs"; exit 1; }
+    (cd "${dirs[0]}" && sha256sum -c --quiet MANIFEST.sha256) || { echo "FAIL: sha256sum -c"; exit 1; }
+    "$bin" verify --strict "${dirs[0]}"
+    ;;
+interrupt)
+    # interrupt BINARY: SIGINT in the middle of a default run leaves no run
+    # directory, complete-looking or not, and says so.
+    bin=$1
+    has_gpu "$bin"
+    runs=$(mktemp -d); trap 'rm -rf "$runs"' EXIT
+    touch "$runs/earlier-run-marker"
+    "$bin" run --quiet --runs-dir "$runs" >"$runs.out" 2>&1 &
+    pid=$!
+    sleep 4
+    kill -INT "$pid"
+    wait "$pid"; rc=$?
+    out=$(cat "$runs.out"); rm -f "$runs.out"
+    echo "$out" | tail -3
+    left=$(ls -A "$runs")
+    [ "$rc" -ne 0 ] || { echo "FAIL: interrupted run exited 0"; exit 1; }
+    grep -q "no run was written" <<<"$out" || { echo "FAIL: no message saying no run was written"; exit 1; }
+    [ "$left" = "earlier-run-marker" ] || { echo "FAIL: left behind: $left"; exit 1; }
+    echo "interrupted run: exit $rc, nothing left behind, earlier content untouched"
     ;;
 *)
     echo "usage: gpu_test.sh validate|sanitize ..." >&2; exit 2 ;;

@@ -1,0 +1,697 @@
+/*
+ * manifest.c - SHA-256 manifests of an evidence bundle in `sha256sum -c`
+ * format: hashing (OpenSSL EVP), writing a manifest over a directory
+ * atomically, and verifying a directory against one.
+ *
+ * Writing walks the directory without following symbolic links and refuses
+ * anything it could not list faithfully (a link, a device, a path with a
+ * character that GNU sha256sum would escape, a line too long to verify).
+ * Verifying treats the manifest as untrusted input: every line is parsed
+ * strictly and capped in length, listed paths must stay inside the directory,
+ * and a listed file counts as present only if the same walk finds it, so a
+ * path through a symbolic link is never hashed. The only output is the
+ * problem lines documented in manifest.h, on the stream the caller gives.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "manifest.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#define CHUNK_BYTES (1u << 20)
+#define MAX_LINE 4096                    /* bytes of a manifest line, newline excluded */
+#define MAX_PATH_LEN (MAX_LINE - 64 - 2) /* the longest path a line can hold */
+#define TMP_PREFIX ".tmp-manifest"
+
+se_status se_sha256_file(const char *path, unsigned char digest[32], se_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return se_fail(err, SE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    unsigned char *buf = malloc(CHUNK_BYTES);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    se_status st = SE_OK;
+    if (!buf || !ctx) {
+        st = se_fail(err, SE_ERR_NOMEM, "cannot allocate a SHA-256 context for %s", path);
+        goto done;
+    }
+    if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+        st = se_fail(err, SE_ERR_IO, "OpenSSL cannot start SHA-256 of %s", path);
+        goto done;
+    }
+    for (;;) {
+        size_t got = fread(buf, 1, CHUNK_BYTES, f);
+        if (got > 0 && EVP_DigestUpdate(ctx, buf, got) != 1) {
+            st = se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 update failed on %s", path);
+            goto done;
+        }
+        if (got < CHUNK_BYTES) {
+            if (ferror(f)) {
+                st = se_fail(err, SE_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+                goto done;
+            }
+            break;
+        }
+    }
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(ctx, digest, &len) != 1 || len != 32)
+        st = se_fail(err, SE_ERR_IO, "OpenSSL cannot finish SHA-256 of %s", path);
+done:
+    EVP_MD_CTX_free(ctx);
+    free(buf);
+    fclose(f);
+    return st;
+}
+
+se_status se_sha256_buffer(const void *data, size_t n, unsigned char digest[32], se_err *err)
+{
+    unsigned int len = 0;
+    if (EVP_Digest(n ? data : "", n, digest, &len, EVP_sha256(), NULL) != 1 || len != 32)
+        return se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 of a %zu-byte buffer failed", n);
+    return SE_OK;
+}
+
+void se_hex32(const unsigned char digest[32], char hex[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        hex[2 * i] = digits[digest[i] >> 4];
+        hex[2 * i + 1] = digits[digest[i] & 15];
+    }
+    hex[64] = '\0';
+}
+
+static int path_char_ok(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '/' || c == '-';
+}
+
+/* Index of the first byte of s[0..n) outside [A-Za-z0-9._/-], or n. */
+static size_t first_bad_char(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!path_char_ok((unsigned char)s[i]))
+            return i;
+    return n;
+}
+
+/* Prints a path found on disk, escaping bytes outside the allowed set as
+ * \xHH so that a hostile name cannot forge or break report lines. */
+static void print_escaped(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (path_char_ok((unsigned char)*s))
+            fputc(*s, out);
+        else
+            fprintf(out, "\\x%02x", (unsigned char)*s);
+    }
+}
+
+/* a + "/" + b (or b alone when a is empty), malloc'd; NULL on failure. */
+static char *join_path(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *p = malloc(la + lb + 2);
+    if (!p)
+        return NULL;
+    if (la) {
+        memcpy(p, a, la);
+        p[la] = '/';
+        memcpy(p + la + 1, b, lb + 1);
+    } else {
+        memcpy(p, b, lb + 1);
+    }
+    return p;
+}
+
+/* The manifest's own name must be a plain file name in dir. */
+static se_status check_name(const char *name, se_err *err)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 255 || strchr(name, '/') || first_bad_char(name, n) != n ||
+        strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return se_fail(err, SE_ERR_USAGE,
+                       "manifest name '%s' must be a plain file name of [A-Za-z0-9._-]", name);
+    return SE_OK;
+}
+
+/* One entry found below the directory: its relative path, and whether it is
+ * a regular file (anything else is a link, device, fifo or socket). */
+typedef struct entry {
+    char *path;
+    int regular;
+} entry;
+
+typedef struct entry_list {
+    entry *v;
+    size_t n, cap;
+} entry_list;
+
+static void entries_free(entry_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].path);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+/* Appends an entry, taking ownership of path (freed on failure). */
+static se_status entries_push(entry_list *l, char *path, int regular, se_err *err)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        entry *v = cap <= SIZE_MAX / sizeof *v ? realloc(l->v, cap * sizeof *v) : NULL;
+        if (!v) {
+            free(path);
+            return se_fail(err, SE_ERR_NOMEM, "cannot grow the list of files below the bundle");
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n].path = path;
+    l->v[l->n].regular = regular;
+    l->n++;
+    return SE_OK;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+    return strcmp(((const entry *)pa)->path, ((const entry *)pb)->path);
+}
+
+/* Adds every non-directory below root/rel to l (relative paths), recursing
+ * into directories but never through a symbolic link. At the top level the
+ * manifest itself and leftover temporary manifests are skipped. */
+static se_status walk(const char *root, const char *rel, const char *name, entry_list *l,
+                      se_err *err)
+{
+    char *dirpath = rel[0] ? join_path(root, rel) : join_path("", root);
+    if (!dirpath)
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate a path below %s", root);
+    DIR *d = opendir(dirpath);
+    if (!d) {
+        se_status st = se_fail(err, SE_ERR_IO, "cannot open directory %s: %s", dirpath,
+                               strerror(errno));
+        free(dirpath);
+        return st;
+    }
+    se_status st = SE_OK;
+    for (;;) {
+        errno = 0;
+        struct dirent *de = readdir(d);
+        if (!de) {
+            if (errno)
+                st = se_fail(err, SE_ERR_IO, "cannot read directory %s: %s", dirpath,
+                             strerror(errno));
+            break;
+        }
+        const char *base = de->d_name;
+        if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+            continue;
+        if (!rel[0] && (strcmp(base, name) == 0 ||
+                        strncmp(base, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0))
+            continue;
+        char *relpath = join_path(rel, base);
+        char *full = relpath ? join_path(root, relpath) : NULL;
+        if (!full) {
+            free(relpath);
+            st = se_fail(err, SE_ERR_NOMEM, "cannot allocate a path below %s", dirpath);
+            break;
+        }
+        struct stat sb;
+        if (lstat(full, &sb) != 0) {
+            st = se_fail(err, SE_ERR_IO, "cannot stat %s: %s", full, strerror(errno));
+            free(relpath);
+            free(full);
+            break;
+        }
+        free(full);
+        if (S_ISDIR(sb.st_mode)) {
+            st = walk(root, relpath, name, l, err);
+            free(relpath);
+        } else {
+            st = entries_push(l, relpath, S_ISREG(sb.st_mode) ? 1 : 0, err);
+        }
+        if (st != SE_OK)
+            break;
+    }
+    closedir(d);
+    free(dirpath);
+    return st;
+}
+
+/* Walks dir and sorts what it found bytewise. */
+static se_status list_dir(const char *dir, const char *name, entry_list *l, se_err *err)
+{
+    memset(l, 0, sizeof *l);
+    se_status st = walk(dir, "", name, l, err);
+    if (st != SE_OK) {
+        entries_free(l);
+        return st;
+    }
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, cmp_entry);
+    return SE_OK;
+}
+
+/* Writes the manifest lines for l to the open temporary file f. */
+static se_status write_lines(const char *dir, const entry_list *l, FILE *f, const char *tmp,
+                             se_err *err)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        char *full = join_path(dir, l->v[i].path);
+        if (!full)
+            return se_fail(err, SE_ERR_NOMEM, "cannot allocate a path below %s", dir);
+        unsigned char digest[32];
+        se_status st = se_sha256_file(full, digest, err);
+        free(full);
+        if (st != SE_OK)
+            return st;
+        char hex[65];
+        se_hex32(digest, hex);
+        if (fprintf(f, "%s  %s\n", hex, l->v[i].path) < 0)
+            return se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    }
+    return SE_OK;
+}
+
+se_status se_manifest_write(const char *dir, const char *name, se_err *err)
+{
+    se_status st = check_name(name, err);
+    if (st != SE_OK)
+        return st;
+    entry_list l;
+    st = list_dir(dir, name, &l, err);
+    if (st != SE_OK)
+        return st;
+    for (size_t i = 0; i < l.n; i++) {
+        const char *p = l.v[i].path;
+        size_t len = strlen(p);
+        size_t bad = first_bad_char(p, len);
+        if (!l.v[i].regular)
+            st = se_fail(err, SE_ERR_USAGE,
+                         "%s/%s is a symbolic link or not a regular file; a manifest lists "
+                         "regular files only",
+                         dir, p);
+        else if (bad != len)
+            st = se_fail(err, SE_ERR_USAGE,
+                         "%s/%s: byte 0x%02x at offset %zu is outside [A-Za-z0-9._/-]; rename it",
+                         dir, p, (unsigned char)p[bad], bad);
+        else if (len > MAX_PATH_LEN)
+            st = se_fail(err, SE_ERR_LIMIT, "%s/%s: path of %zu bytes exceeds the %d a manifest "
+                         "line can hold", dir, p, len, MAX_PATH_LEN);
+        if (st != SE_OK) {
+            entries_free(&l);
+            return st;
+        }
+    }
+
+    char *final = join_path(dir, name);
+    char *tmp = join_path(dir, TMP_PREFIX "-XXXXXX");
+    if (!final || !tmp) {
+        st = se_fail(err, SE_ERR_NOMEM, "cannot allocate the manifest path in %s", dir);
+        goto out;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        st = se_fail(err, SE_ERR_IO, "cannot create a temporary manifest in %s: %s", dir,
+                     strerror(errno));
+        goto out;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        st = se_fail(err, SE_ERR_IO, "cannot open %s: %s", tmp, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        goto out;
+    }
+    st = write_lines(dir, &l, f, tmp, err);
+    if (st == SE_OK && fchmod(fd, 0644) != 0)
+        st = se_fail(err, SE_ERR_IO, "cannot set the mode of %s: %s", tmp, strerror(errno));
+    if (st == SE_OK && (fflush(f) != 0 || fsync(fd) != 0))
+        st = se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if (fclose(f) != 0 && st == SE_OK)
+        st = se_fail(err, SE_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
+    if (st == SE_OK && rename(tmp, final) != 0)
+        st = se_fail(err, SE_ERR_IO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
+    if (st != SE_OK) {
+        unlink(tmp);
+        goto out;
+    }
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+        if (fsync(dfd) != 0 && errno != EINVAL)
+            st = se_fail(err, SE_ERR_IO, "cannot sync directory %s: %s", dir, strerror(errno));
+        close(dfd);
+    }
+out:
+    free(final);
+    free(tmp);
+    entries_free(&l);
+    return st;
+}
+
+/* One manifest line: the path and expected digest if it parsed, otherwise
+ * why it did not. */
+typedef struct line_rec {
+    size_t line_no;
+    char *path;           /* NULL when malformed */
+    char hex[65];
+    char why[96];         /* reason when malformed */
+} line_rec;
+
+typedef struct line_list {
+    line_rec *v;
+    size_t n, cap;
+} line_list;
+
+static void lines_free(line_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].path);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+static line_rec *lines_add(line_list *l, size_t line_no)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        line_rec *v = cap <= SIZE_MAX / sizeof *v ? realloc(l->v, cap * sizeof *v) : NULL;
+        if (!v)
+            return NULL;
+        l->v = v;
+        l->cap = cap;
+    }
+    line_rec *r = &l->v[l->n++];
+    memset(r, 0, sizeof *r);
+    r->line_no = line_no;
+    return r;
+}
+
+static void set_why(line_rec *r, const char *why)
+{
+    snprintf(r->why, sizeof r->why, "%s", why);
+}
+
+/* Parses one line of len bytes (newline removed; may hold NUL bytes) into
+ * r: either r->path and r->hex, or r->why. */
+static void parse_line(const char *s, size_t len, line_rec *r)
+{
+    if (len < 64 + 2) {
+        set_why(r, len == 0 ? "empty line" : "too short for a digest and a path");
+        return;
+    }
+    for (size_t i = 0; i < 64; i++) {
+        char c = s[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+            set_why(r, "the first 64 bytes are not lowercase hex digits");
+            return;
+        }
+    }
+    if (s[64] != ' ' || (s[65] != ' ' && s[65] != '*')) {
+        set_why(r, "expected two spaces or \" *\" after the digest");
+        return;
+    }
+    const char *p = s + 66;
+    size_t plen = len - 66;
+    if (plen == 0) {
+        set_why(r, "empty path");
+        return;
+    }
+    size_t bad = first_bad_char(p, plen);
+    if (bad != plen) {
+        snprintf(r->why, sizeof r->why, "byte 0x%02x in the path is outside [A-Za-z0-9._/-]",
+                 (unsigned char)p[bad]);
+        return;
+    }
+    if (p[0] == '/') {
+        set_why(r, "absolute path");
+        return;
+    }
+    for (size_t start = 0; start <= plen;) {
+        size_t end = start;
+        while (end < plen && p[end] != '/')
+            end++;
+        size_t clen = end - start;
+        if (clen == 0) {
+            set_why(r, "empty path component");
+            return;
+        }
+        if ((clen == 1 && p[start] == '.') || (clen == 2 && p[start] == '.' && p[start + 1] == '.')) {
+            set_why(r, "path component \".\" or \"..\"");
+            return;
+        }
+        start = end + 1;
+    }
+    r->path = malloc(plen + 1);
+    if (!r->path) {
+        set_why(r, "out of memory");
+        return;
+    }
+    memcpy(r->path, p, plen);
+    r->path[plen] = '\0';
+    memcpy(r->hex, s, 64);
+    r->hex[64] = '\0';
+}
+
+/* Reads and parses every line of the manifest at mpath. */
+static se_status read_manifest(const char *mpath, line_list *l, se_err *err)
+{
+    memset(l, 0, sizeof *l);
+    FILE *f = fopen(mpath, "rb");
+    if (!f)
+        return se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", mpath, strerror(errno));
+    char *buf = malloc(MAX_LINE + 1);
+    if (!buf) {
+        fclose(f);
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate a line buffer for %s", mpath);
+    }
+    se_status st = SE_OK;
+    size_t line_no = 0, len = 0;
+    int too_long = 0, at_eof = 0;
+    while (!at_eof) {
+        int c = getc(f);
+        if (c == EOF) {
+            at_eof = 1;
+            if (ferror(f)) {
+                st = se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", mpath,
+                             strerror(errno));
+                break;
+            }
+            if (len == 0 && !too_long)
+                break; /* the file ended with a newline (or was empty) */
+        } else if (c != '\n') {
+            if (len < MAX_LINE)
+                buf[len++] = (char)c;
+            else
+                too_long = 1;
+            continue;
+        }
+        line_rec *r = lines_add(l, ++line_no);
+        if (!r) {
+            st = se_fail(err, SE_ERR_NOMEM, "cannot allocate line %zu of %s", line_no, mpath);
+            break;
+        }
+        if (too_long)
+            snprintf(r->why, sizeof r->why, "line longer than %d bytes", MAX_LINE);
+        else
+            parse_line(buf, len, r);
+        len = 0;
+        too_long = 0;
+    }
+    free(buf);
+    fclose(f);
+    if (st != SE_OK)
+        lines_free(l);
+    return st;
+}
+
+static int cmp_line_ptr(const void *pa, const void *pb)
+{
+    const line_rec *a = *(const line_rec *const *)pa, *b = *(const line_rec *const *)pb;
+    int c = strcmp(a->path, b->path);
+    if (c)
+        return c;
+    return (a->line_no > b->line_no) - (a->line_no < b->line_no);
+}
+
+/* Marks every repeat listing of a path malformed (the first one stands) and
+ * returns the well-formed lines sorted by path in *sorted, *n_sorted. */
+static se_status mark_duplicates(line_list *l, line_rec ***sorted, size_t *n_sorted,
+                                 const char *mpath, se_err *err)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        n += l->v[i].path != NULL;
+    line_rec **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return se_fail(err, SE_ERR_NOMEM, "cannot index the lines of %s", mpath);
+    n = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].path)
+            v[n++] = &l->v[i];
+    if (n > 1)
+        qsort(v, n, sizeof *v, cmp_line_ptr);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (kept > 0 && strcmp(v[kept - 1]->path, v[i]->path) == 0) {
+            snprintf(v[i]->why, sizeof v[i]->why, "duplicate of line %zu", v[kept - 1]->line_no);
+            free(v[i]->path);
+            v[i]->path = NULL;
+        } else {
+            v[kept++] = v[i];
+        }
+    }
+    *sorted = v;
+    *n_sorted = kept;
+    return SE_OK;
+}
+
+static const entry *find_entry(const entry_list *on_disk, const char *path)
+{
+    entry key = {(char *)path, 0};
+    if (on_disk->n == 0)
+        return NULL;
+    return bsearch(&key, on_disk->v, on_disk->n, sizeof key, cmp_entry);
+}
+
+static int is_listed(line_rec *const *sorted, size_t n, const char *path)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(sorted[mid]->path, path);
+        if (c == 0)
+            return 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+/* Checks one well-formed line against the directory, counting and printing
+ * the outcome. */
+static se_status check_listed(const char *dir, const line_rec *r, const entry_list *on_disk,
+                              FILE *out, se_manifest_report *rep)
+{
+    const entry *e = find_entry(on_disk, r->path);
+    if (!e) {
+        rep->remote_only++;
+        if (out)
+            fprintf(out, "remote-only: %s\n", r->path);
+        return SE_OK;
+    }
+    if (!e->regular) {
+        rep->mismatched++;
+        if (out)
+            fprintf(out, "mismatch: %s: expected %s, got a symbolic link or non-regular file\n",
+                    r->path, r->hex);
+        return SE_OK;
+    }
+    char *full = join_path(dir, r->path);
+    if (!full)
+        return SE_ERR_NOMEM;
+    unsigned char digest[32];
+    se_err herr;
+    se_status st = se_sha256_file(full, digest, &herr);
+    free(full);
+    if (st == SE_ERR_NOMEM)
+        return st;
+    if (st != SE_OK) {
+        rep->mismatched++;
+        if (out)
+            fprintf(out, "mismatch: %s: expected %s, got unreadable (%s)\n", r->path, r->hex,
+                    herr.msg);
+        return SE_OK;
+    }
+    char hex[65];
+    se_hex32(digest, hex);
+    if (strcmp(hex, r->hex) != 0) {
+        rep->mismatched++;
+        if (out)
+            fprintf(out, "mismatch: %s: expected %s, got %s\n", r->path, r->hex, hex);
+    } else {
+        rep->verified++;
+    }
+    return SE_OK;
+}
+
+se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
+                             se_manifest_report *rep, se_err *err)
+{
+    memset(rep, 0, sizeof *rep);
+    se_status st = check_name(name, err);
+    if (st != SE_OK)
+        return st;
+    char *mpath = join_path(dir, name);
+    if (!mpath)
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate the manifest path in %s", dir);
+
+    line_list lines;
+    entry_list on_disk;
+    line_rec **sorted = NULL;
+    size_t n_sorted = 0;
+    memset(&on_disk, 0, sizeof on_disk);
+    st = read_manifest(mpath, &lines, err);
+    if (st != SE_OK) {
+        free(mpath);
+        return st;
+    }
+    st = mark_duplicates(&lines, &sorted, &n_sorted, mpath, err);
+    if (st == SE_OK)
+        st = list_dir(dir, name, &on_disk, err);
+    if (st != SE_OK)
+        goto done;
+
+    for (size_t i = 0; i < lines.n; i++) {
+        const line_rec *r = &lines.v[i];
+        if (!r->path) {
+            rep->malformed++;
+            if (out)
+                fprintf(out, "malformed: %s:%zu: %s\n", name, r->line_no, r->why);
+            continue;
+        }
+        rep->listed++;
+        st = check_listed(dir, r, &on_disk, out, rep);
+        if (st != SE_OK) {
+            st = se_fail(err, st, "cannot allocate a path below %s", dir);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < on_disk.n; i++) {
+        if (is_listed(sorted, n_sorted, on_disk.v[i].path))
+            continue;
+        rep->unlisted++;
+        if (out) {
+            fputs("unlisted: ", out);
+            print_escaped(out, on_disk.v[i].path);
+            fputc('\n', out);
+        }
+    }
+
+done:
+    free(sorted);
+    entries_free(&on_disk);
+    lines_free(&lines);
+    free(mpath);
+    return st;
+}
+
+int se_manifest_ok(const se_manifest_report *rep, int strict)
+{
+    return rep->mismatched == 0 && rep->unlisted == 0 && rep->malformed == 0 &&
+           (!strict || rep->remote_only == 0);
+}

@@ -1,0 +1,294 @@
+/*
+ * verify.c - the verify command (see verify.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "verify.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+
+#include "../protocol.h"
+#include "../reference.h"
+#include "../strategy.h"
+#include "../tolerance.h"
+#include "manifest.h"
+#include "samples.h"
+#include "summary.h"
+
+typedef struct verify_ctx {
+    const char *dir;
+    FILE *out;
+    size_t problems;
+    size_t samples_read;
+} verify_ctx;
+
+static void problem(verify_ctx *v, const char *fmt, const char *a, const char *b)
+{
+    v->problems++;
+    if (v->out) {
+        fprintf(v->out, "  ");
+        fprintf(v->out, fmt, a, b);
+        fputc('\n', v->out);
+    }
+}
+
+static void path_of(const verify_ctx *v, const char *rel, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/%s", v->dir, rel);
+}
+
+/* Loads a JSON file of the run and checks its format and version. */
+static json_t *load_json(verify_ctx *v, const char *rel, const char *format)
+{
+    char path[4400];
+    path_of(v, rel, path, sizeof path);
+    json_error_t je;
+    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+    if (!j) {
+        char why[300];
+        snprintf(why, sizeof why, "%d:%d: %s", je.line, je.column, je.text);
+        problem(v, "%s: cannot be read: %s", rel, why);
+        return NULL;
+    }
+    const char *f = json_string_value(json_object_get(j, "format"));
+    if (!f || strcmp(f, format) != 0 || json_integer_value(json_object_get(j, "version")) != 1) {
+        problem(v, "%s: field 'format'/'version': expected %s version 1", rel, format);
+        json_decref(j);
+        return NULL;
+    }
+    return j;
+}
+
+static se_status file_source(void *ctx, const se_case_id *c, se_sample_set *scopes, int *owned,
+                             se_err *err)
+{
+    verify_ctx *v = ctx;
+    char rel[160], path[4400];
+    se_samples_path(c, rel, sizeof rel);
+    path_of(v, rel, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return se_fail(err, SE_ERR_VALIDATION, "%s: cannot be read: %s", rel, strerror(errno));
+    se_status st = se_samples_read(f, rel, scopes, c->n_scopes, err);
+    fclose(f);
+    if (st == SE_OK) {
+        *owned = 1;
+        for (int sc = 0; sc < c->n_scopes; sc++)
+            v->samples_read += scopes[sc].n;
+    }
+    return st;
+}
+
+static void check_summaries(verify_ctx *v, const se_protocol *p)
+{
+    json_t *saved = load_json(v, "summary.json", SE_SUMMARY_FORMAT);
+    if (!saved)
+        return;
+    json_t *again = NULL;
+    se_err err = {{0}};
+    size_t before = v->problems;
+    if (se_summary_build(p, file_source, v, &again, &err) != SE_OK) {
+        problem(v, "summary.json: cannot be recomputed: %s%s", err.msg, "");
+    } else {
+        char path[512] = "", what[256] = "";
+        if (!se_json_equal(saved, again, path, sizeof path, what, sizeof what)) {
+            /* Name the case, not only its index. */
+            char where[700];
+            const char *id = NULL;
+            unsigned idx;
+            if (sscanf(path, "cases[%u]", &idx) == 1)
+                id = json_string_value(json_object_get(
+                    json_array_get(json_object_get(saved, "cases"), idx), "case"));
+            snprintf(where, sizeof where, "%s'%s%s%s", path, id ? " (" : "", id ? id : "",
+                     id ? ")" : "");
+            problem(v, "summary.json: field '%s: %s", where, what);
+        }
+    }
+    size_t n_cases = json_array_size(json_object_get(saved, "cases")) +
+                     json_array_size(json_object_get(saved, "controls"));
+    if (v->out)
+        fprintf(v->out, "summaries: %zu cases recomputed from %zu raw samples: %s\n", n_cases,
+                v->samples_read, v->problems == before ? "all match" : "MISMATCH");
+    json_decref(again);
+    json_decref(saved);
+}
+
+static int bool_field(const json_t *o, const char *k)
+{
+    return json_is_true(json_object_get(o, k));
+}
+
+/* Recomputes one case from its saved arrays, if both are present. Returns
+ * 1 if it was re-checked. */
+static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, const char *cid)
+{
+    int64_t rows = json_integer_value(json_object_get(c, "rows"));
+    int64_t cols = json_integer_value(json_object_get(c, "cols"));
+    const char *strategy = json_string_value(json_object_get(c, "strategy"));
+    char xrel[160], yrel[200], xp[4400], yp[4400];
+    snprintf(xrel, sizeof xrel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", rows, cols);
+    snprintf(yrel, sizeof yrel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", rows, cols, strategy);
+    path_of(v, xrel, xp, sizeof xp);
+    path_of(v, yrel, yp, sizeof yp);
+    struct stat sx, sy;
+    if (stat(xp, &sx) != 0 || stat(yp, &sy) != 0)
+        return 0;
+    size_t n = (size_t)(rows * cols);
+    if ((size_t)sx.st_size != n * sizeof(float) || (size_t)sy.st_size != n * sizeof(float)) {
+        problem(v, "%s: arrays of the wrong size for %s", yrel, cid);
+        return 1;
+    }
+    float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    double *ref = malloc(n * sizeof *ref);
+    FILE *fx = fopen(xp, "rb"), *fy = fopen(yp, "rb");
+    int ok = x && y && ref && fx && fy && fread(x, sizeof *x, n, fx) == n &&
+             fread(y, sizeof *y, n, fy) == n;
+    if (fx)
+        fclose(fx);
+    if (fy)
+        fclose(fy);
+    if (!ok) {
+        problem(v, "%s: cannot be read to re-check %s", yrel, cid);
+    } else {
+        unsigned char dx[32], dy[32];
+        char hx[65], hy[65];
+        se_sha256_buffer(x, n * sizeof *x, dx, NULL);
+        se_sha256_buffer(y, n * sizeof *y, dy, NULL);
+        se_hex32(dx, hx);
+        se_hex32(dy, hy);
+        const char *in_sha = json_string_value(json_object_get(c, "input_sha256"));
+        const char *out_sha = json_string_value(json_object_get(c, "output_sha256"));
+        if (!in_sha || strcmp(hx, in_sha) != 0)
+            problem(v, "validation.json: %s: field 'input_sha256' does not match %s", cid, xrel);
+        if (!out_sha || strcmp(hy, out_sha) != 0)
+            problem(v, "validation.json: %s: field 'output_sha256' does not match %s", cid, yrel);
+        se_reference_rms_softmax(x, rows, cols, p->eps, ref);
+        se_compare cmp;
+        se_compare_f32_f64(y, ref, (int64_t)n, p->tol, &cmp);
+        int saved_pass = bool_field(c, "pass");
+        if (se_compare_passed(&cmp) != (cmp.n_fail == 0) ||
+            (cmp.n_fail == 0) != (json_integer_value(json_object_get(c, "fails")) == 0) ||
+            (!se_compare_passed(&cmp) && saved_pass))
+            problem(v, "validation.json: %s: field 'fails'/'pass' disagrees with the arrays "
+                    "recomputed against the tolerances%s", cid, "");
+    }
+    free(x);
+    free(y);
+    free(ref);
+    return 1;
+}
+
+static void check_validation(verify_ctx *v, const se_protocol *p)
+{
+    json_t *j = load_json(v, "validation.json", "softmax-evidence-validation");
+    if (!j)
+        return;
+    size_t before = v->problems, n_pass = 0, n_arrays = 0;
+    json_t *tol = json_object_get(j, "tolerance");
+    if (json_real_value(json_object_get(tol, "atol")) != p->tol.atol ||
+        json_real_value(json_object_get(tol, "rtol")) != p->tol.rtol)
+        problem(v, "validation.json: field 'tolerance': differs from protocol.json%s%s", "", "");
+    json_t *cases = json_object_get(j, "cases");
+    size_t want = 0;
+    for (int s = 0; s < SE_NSTRATEGIES; s++)
+        want += (p->strategies >> s) & 1u;
+    want *= p->n_shapes;
+    if (json_array_size(cases) != want) {
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%zu", json_array_size(cases));
+        snprintf(b, sizeof b, "%zu", want);
+        problem(v, "validation.json: field 'cases': %s records, the protocol implies %s", a, b);
+    }
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        const char *cid = json_string_value(json_object_get(c, "case"));
+        cid = cid ? cid : "?";
+        int pass = bool_field(c, "pass");
+        int consistent = (json_integer_value(json_object_get(c, "fails")) == 0 &&
+                          json_integer_value(json_object_get(c, "nan")) == 0 &&
+                          bool_field(c, "repeat_identical") &&
+                          !json_is_false(json_object_get(c, "matches_tiled"))) == pass;
+        if (!consistent)
+            problem(v, "validation.json: %s: field 'pass' is inconsistent with fails, nan, "
+                    "repeat_identical and matches_tiled%s", cid, "");
+        else if (!pass)
+            problem(v, "validation.json: %s: failed validation (%s)", cid, "as recorded");
+        n_pass += pass && consistent;
+        if (json_integer_value(json_object_get(c, "invocations")) != p->invocations)
+            problem(v, "validation.json: %s: field 'invocations' differs from the protocol%s",
+                    cid, "");
+        /* The four tiled strategies of one shape wrote the same bytes. */
+        if (json_is_true(json_object_get(c, "matches_tiled"))) {
+            size_t k;
+            json_t *d;
+            json_array_foreach(cases, k, d) {
+                if (k >= i || !json_is_true(json_object_get(d, "matches_tiled")) ||
+                    !json_equal(json_object_get(d, "shape"), json_object_get(c, "shape")))
+                    continue;
+                if (!json_equal(json_object_get(d, "output_sha256"),
+                                json_object_get(c, "output_sha256")))
+                    problem(v, "validation.json: %s: field 'output_sha256' differs from another "
+                            "tiled strategy of the shape, yet matches_tiled is true%s", cid, "");
+                break;
+            }
+        }
+        n_arrays += (size_t)recheck_arrays(v, p, c, cid);
+    }
+    if (v->out)
+        fprintf(v->out, "validation: %zu cases re-checked against atol %g, rtol %g: %zu pass%s; "
+                "%zu recomputed from saved arrays\n", json_array_size(cases), p->tol.atol,
+                p->tol.rtol, n_pass, v->problems == before ? "" : ", PROBLEMS", n_arrays);
+    json_decref(j);
+}
+
+se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
+{
+    struct stat sb;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return se_fail(err, SE_ERR_IO, "%s: not a directory", dir);
+    verify_ctx v = {dir, out, 0, 0};
+    if (out)
+        fprintf(out, "verify %s\n", dir);
+    se_manifest_report rep;
+    se_status st = se_manifest_verify(dir, SE_MANIFEST_NAME, out, &rep, err);
+    if (st != SE_OK)
+        return st;
+    if (out)
+        fprintf(out, "files: %zu verified, %zu remote-only, %zu mismatched, %zu unlisted, %zu "
+                "malformed manifest lines\n", rep.verified, rep.remote_only, rep.mismatched,
+                rep.unlisted, rep.malformed);
+    size_t file_problems = rep.mismatched + rep.unlisted + rep.malformed +
+                           (strict ? rep.remote_only : 0);
+    json_t *run = load_json(&v, "run.json", "softmax-evidence-run");
+    json_decref(run);
+    char ppath[4400];
+    path_of(&v, "protocol.json", ppath, sizeof ppath);
+    se_protocol p;
+    se_err perr = {{0}};
+    if (se_protocol_load(ppath, &p, &perr) != SE_OK) {
+        problem(&v, "protocol.json: %s%s", perr.msg, "");
+    } else {
+        check_summaries(&v, &p);
+        check_validation(&v, &p);
+        se_protocol_free(&p);
+    }
+    size_t total = file_problems + v.problems;
+    if (out)
+        fprintf(out, "verify: %s (%zu problem%s)\n", total ? "FAILED" : "OK", total,
+                total == 1 ? "" : "s");
+    if (total)
+        return se_fail(err, SE_ERR_VALIDATION,
+                       "%s does not verify: %zu file problem%s (%zu mismatched, %zu unlisted, %zu "
+                       "malformed, %zu remote-only%s), %zu content problem%s",
+                       dir, file_problems, file_problems == 1 ? "" : "s", rep.mismatched,
+                       rep.unlisted, rep.malformed, rep.remote_only,
+                       strict ? ", counted with --strict" : ", allowed", v.problems,
+                       v.problems == 1 ? "" : "s");
+    return SE_OK;
+}

@@ -1,0 +1,19 @@
+/*
+ * verify.h - re-checking a run directory with no GPU: every file against the
+ * manifest, every timing summary recomputed from the raw samples, and the
+ * validation results re-checked against the protocol's tolerances (and,
+ * where the arrays were saved, recomputed from them).
+ */
+#ifndef SE_VERIFY_H
+#define SE_VERIFY_H
+
+#include <stdio.h>
+
+#include "../se_common.h"
+
+/* Prints what it checked and every problem on out, naming the file and the
+ * field. Returns SE_OK when everything holds, SE_ERR_VALIDATION when any
+ * check failed (err says how many), SE_ERR_IO when dir is not a run. */
+se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err);
+
+#endif

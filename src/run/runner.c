@@ -1,0 +1,572 @@
+/*
+ * runner.c - the main job (see runner.h): per shape, prepare the case,
+ * validate every strategy, time every strategy and the copy control in
+ * every scope; then the run-level controls; then write the bundle and
+ * rename the run directory into place.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "runner.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curand.h>
+#include <jansson.h>
+
+#include "../bundle/embedded.h"
+#include "../bundle/manifest.h"
+#include "../bundle/rundir.h"
+#include "../bundle/samples.h"
+#include "../bundle/summary.h"
+#include "../gpu/kernels.h"
+#include "../se_cuda.h"
+#include "../strategy.h"
+#include "cudnn_ref.h"
+#include "instance.h"
+#include "timing.h"
+#include "validate.h"
+
+#ifndef SE_SOURCE_DIR
+#define SE_SOURCE_DIR "."
+#endif
+
+/* Samples kept in memory for summary.json, found by case id. */
+typedef struct kept_case {
+    char id[96];
+    se_sample_set scopes[SE_NSCOPES];
+} kept_case;
+
+typedef struct run_state {
+    const se_protocol *p;
+    const se_run_opts *o;
+    se_rundir rd;
+    se_device_info dev;
+    se_validation *results;
+    size_t n_results;
+    kept_case *kept;
+    size_t n_kept;
+    double timer_step_ns, timer_mean_ns, peak_mhz;
+    char started[32], finished[32];
+} run_state;
+
+static void utc_now(char *buf, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static se_status keep(run_state *rs, const char *id, se_sample_set *scopes, se_err *err)
+{
+    kept_case *k = realloc(rs->kept, (rs->n_kept + 1) * sizeof *k);
+    if (!k)
+        return se_fail(err, SE_ERR_NOMEM, "samples: out of memory");
+    rs->kept = k;
+    kept_case *c = &rs->kept[rs->n_kept++];
+    snprintf(c->id, sizeof c->id, "%s", id);
+    memcpy(c->scopes, scopes, sizeof c->scopes);
+    memset(scopes, 0, SE_NSCOPES * sizeof *scopes);
+    return SE_OK;
+}
+
+static se_status kept_source(void *ctx, const se_case_id *c, se_sample_set *scopes, int *owned,
+                             se_err *err)
+{
+    run_state *rs = ctx;
+    *owned = 0;
+    for (size_t i = 0; i < rs->n_kept; i++)
+        if (strcmp(rs->kept[i].id, c->id) == 0) {
+            memcpy(scopes, rs->kept[i].scopes, SE_NSCOPES * sizeof *scopes);
+            return SE_OK;
+        }
+    return se_fail(err, SE_ERR_VALIDATION, "no samples were taken for case %s", c->id);
+}
+
+/* Writes one case's samples file and keeps the samples. */
+static se_status save_samples(run_state *rs, const char *id, se_sample_set *scopes, int n_scopes,
+                              se_err *err)
+{
+    char rel[160];
+    snprintf(rel, sizeof rel, "samples/%s.csv", id);
+    FILE *f;
+    se_status st = se_rundir_fopen(&rs->rd, rel, &f, err);
+    if (st != SE_OK)
+        return st;
+    st = se_samples_write(f, scopes, n_scopes, err);
+    se_status st2 = se_rundir_fclose(f, rel, err);
+    if (st == SE_OK)
+        st = st2;
+    return st == SE_OK ? keep(rs, id, scopes, err) : st;
+}
+
+/* --save-arrays (within --arrays-max-bytes): each case's input once and
+ * each strategy's output. */
+static int saves_arrays(const se_run_opts *o, const se_shape *s)
+{
+    int64_t bytes = s->rows * s->cols * (int64_t)sizeof(float);
+    return o->save_arrays && (o->arrays_max_bytes == 0 || bytes <= o->arrays_max_bytes);
+}
+
+static se_status save_output(void *ctx, const se_validation *v, const float *y, se_err *err)
+{
+    run_state *rs = ctx;
+    if (!saves_arrays(rs->o, &v->shape))
+        return SE_OK;
+    char rel[160];
+    size_t bytes = (size_t)(v->shape.rows * v->shape.cols) * sizeof(float);
+    snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", v->shape.rows,
+             v->shape.cols, se_strategy_get(v->strategy)->name);
+    return se_rundir_write(&rs->rd, rel, y, bytes, err);
+}
+
+static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudnn,
+                            se_timer *t, se_err *err)
+{
+    const se_protocol *p = rs->p;
+    se_timed items[SE_NSTRATEGIES + 1];
+    se_instance inst[SE_NSTRATEGIES];
+    size_t n = 0;
+    se_status st = SE_OK;
+    memset(items, 0, sizeof items);
+    for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
+        if (!((p->strategies >> s) & 1u))
+            continue;
+        int blocks = se_coop_blocks(p, rs->o, &rs->dev, (se_strategy)s, &c->shape);
+        st = se_instance_prepare(&inst[n], (se_strategy)s, c, blocks, cudnn, t->stream, err);
+        if (st != SE_OK)
+            break;
+        items[n].inst = &inst[n];
+        snprintf(items[n].name, sizeof items[n].name, "%s", se_strategy_get((se_strategy)s)->name);
+        n++;
+    }
+    size_t n_inst = n;
+    if (st == SE_OK) {
+        snprintf(items[n].name, sizeof items[n].name, "copy");
+        items[n].copy_src = c->x;
+        items[n].copy_dst = c->y;
+        items[n].copy_bytes = (size_t)(c->shape.rows * c->shape.cols) * sizeof(float);
+        n++;
+        st = se_time_case(t, p, (int)si, items, n, err);
+    }
+    for (size_t i = 0; i < n_inst; i++)
+        se_instance_destroy(&inst[i]);
+    for (size_t i = 0; i < n && st == SE_OK; i++) {
+        char id[96];
+        snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%.31s", c->shape.rows, c->shape.cols,
+                 items[i].name);
+        st = save_samples(rs, id, items[i].scope, SE_NSCOPES, err);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (int sc = 0; sc < SE_NSCOPES; sc++)
+            se_sample_set_free(&items[i].scope[sc]);
+    return st;
+}
+
+static void progress(const run_state *rs, size_t done, double t0, const char *what,
+                     const se_shape *shape)
+{
+    if (rs->o->quiet)
+        return;
+    double w_done = 0.0, w_all = 0.0;
+    for (size_t i = 0; i < rs->p->n_shapes; i++) {
+        double w = (double)(rs->p->shapes[i].rows * rs->p->shapes[i].cols) + 4e6;
+        w_all += w;
+        if (i < done)
+            w_done += w;
+    }
+    double el = mono_s() - t0;
+    if (w_done > 0.0)
+        fprintf(stderr, "[case %zu of %zu] %s %s (%.0f s elapsed, about %.0f s left)\n", done + 1,
+                rs->p->n_shapes, what, shape->spec, el, el * (w_all - w_done) / w_done);
+    else
+        fprintf(stderr, "[case %zu of %zu] %s %s\n", done + 1, rs->p->n_shapes, what, shape->spec);
+}
+
+static json_t *validation_json(const run_state *rs)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < rs->n_results; i++) {
+        const se_validation *v = &rs->results[i];
+        char in_hex[65], out_hex[65];
+        se_hex32(v->input_sha256, in_hex);
+        se_hex32(v->sha256, out_hex);
+        json_t *o = json_object();
+        json_object_set_new(o, "case", json_sprintf("%" PRId64 "x%" PRId64 ".%s", v->shape.rows,
+                                                    v->shape.cols, se_strategy_get(v->strategy)->name));
+        json_object_set_new(o, "shape", json_string(v->shape.spec));
+        json_object_set_new(o, "rows", json_integer(v->shape.rows));
+        json_object_set_new(o, "cols", json_integer(v->shape.cols));
+        json_object_set_new(o, "tile", json_integer(v->tile));
+        json_object_set_new(o, "strategy", json_string(se_strategy_get(v->strategy)->name));
+        json_object_set_new(o, "blocks", json_integer(v->blocks));
+        json_object_set_new(o, "graph_nodes", json_integer((json_int_t)v->graph_nodes));
+        json_object_set_new(o, "invocations", json_integer(v->invocations));
+        json_object_set_new(o, "elements", json_integer(v->vs_ref.n));
+        json_object_set_new(o, "fails", json_integer(v->vs_ref.n_fail));
+        json_object_set_new(o, "nan", json_integer(v->vs_ref.n_nan));
+        json_object_set_new(o, "tiny", json_integer(v->vs_ref.n_tiny));
+        json_object_set_new(o, "max_abs_err", json_real(v->vs_ref.max_abs_err));
+        json_object_set_new(o, "max_rel_err", json_real(v->vs_ref.max_rel_err));
+        json_object_set_new(o, "vs_cudnn_max_rel", json_real(v->vs_cudnn.max_rel_err));
+        json_object_set_new(o, "vs_cudnn_fails", json_integer(v->vs_cudnn.n_fail));
+        json_object_set_new(o, "repeat_identical", json_boolean(v->repeat_identical));
+        json_object_set_new(o, "matches_tiled",
+                            v->matches_tiled < 0 ? json_null() : json_boolean(v->matches_tiled));
+        json_object_set_new(o, "input_sha256", json_string(in_hex));
+        json_object_set_new(o, "output_sha256", json_string(out_hex));
+        json_object_set_new(o, "pass", json_boolean(v->pass));
+        json_array_append_new(arr, o);
+    }
+    return json_pack("{s:s, s:i, s:{s:f, s:f, s:s}, s:i, s:o}", "format",
+                     "softmax-evidence-validation", "version", 1, "tolerance", "atol",
+                     rs->p->tol.atol, "rtol", rs->p->tol.rtol, "rule",
+                     "pass element: finite and |out - ref| <= atol + rtol * |ref|",
+                     "invocations", rs->p->invocations, "cases", arr);
+}
+
+/* Runs a command and returns its first output line (trimmed), or "". */
+static void first_line(const char *cmd, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return;
+    if (fgets(buf, (int)size, f))
+        buf[strcspn(buf, "\n")] = '\0';
+    pclose(f);
+}
+
+static json_t *environment_json(const run_state *rs, int argc, char **argv)
+{
+    const se_device_info *d = &rs->dev;
+    struct cudaDeviceProp prop;
+    int mem_khz = 0, sm_khz = 0, l2 = 0, bus = 0, curand_v = 0;
+    cudaGetDeviceProperties(&prop, d->ordinal);
+    cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, d->ordinal);
+    cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, d->ordinal);
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, d->ordinal);
+    cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, d->ordinal);
+    curandGetVersion(&curand_v);
+    char uuid[48], cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", prop.major, prop.minor);
+    const unsigned char *u = (const unsigned char *)prop.uuid.bytes;
+    snprintf(uuid, sizeof uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    char host[256] = "", commit[128] = "", dirty[512] = "";
+    gethostname(host, sizeof host - 1);
+    struct utsname un;
+    uname(&un);
+    first_line("git -C '" SE_SOURCE_DIR "' rev-parse HEAD 2>/dev/null", commit, sizeof commit);
+    first_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no 2>/dev/null",
+               dirty, sizeof dirty);
+    json_t *cmd = json_array();
+    for (int i = 0; i < argc; i++)
+        json_array_append_new(cmd, json_string(argv[i]));
+    return json_pack(
+        "{s:s, s:i, s:{s:s, s:s, s:i, s:s, s:i, s:I, s:i, s:f, s:f, s:i, s:i, s:i},"
+        " s:{s:f, s:f}, s:{s:i, s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:i},"
+        " s:{s:s, s:s, s:s, s:s}, s:{s:s, s:b, s:s}, s:o}",
+        "format", "softmax-evidence-environment", "version", 1,
+        "gpu", "name", d->name, "uuid", uuid, "ordinal", d->ordinal, "compute_capability", cc,
+        "sm_count", d->sm_count, "global_memory_bytes", (json_int_t)d->global_bytes,
+        "l2_bytes", l2, "peak_sm_clock_mhz", sm_khz / 1000.0, "peak_memory_clock_mhz",
+        mem_khz / 1000.0, "memory_bus_bits", bus, "cooperative_max_blocks_fusion",
+        d->fusion_max_blocks, "cooperative_max_blocks_megakernel", d->mega_max_blocks,
+        "globaltimer", "smallest_step_ns", rs->timer_step_ns, "mean_step_ns", rs->timer_mean_ns,
+        "software", "driver_version", d->driver_version, "runtime_version", d->runtime_version,
+        "nvcc_version", se_build_nvcc_version, "cuda_architectures", se_build_cuda_archs,
+        "cuda_flags", se_build_cuda_flags, "build_type", se_build_type, "cudnn_version",
+        (json_int_t)se_cudnn_version(), "cudnn_compiled_version",
+        (json_int_t)se_cudnn_compiled_version(), "curand_version", curand_v,
+        "host", "hostname", host, "os", un.sysname, "release", un.release, "machine", un.machine,
+        "source", "git_commit", commit[0] ? commit : "unknown", "git_dirty", dirty[0] != '\0',
+        "source_dir", SE_SOURCE_DIR, "command_line", cmd);
+}
+
+static json_t *resources_json(const run_state *rs)
+{
+    const se_kernel_entry *tab;
+    size_t n = se_gpu_kernel_table(&tab);
+    json_t *kernels = json_array(), *graphs = json_array();
+    for (size_t i = 0; i < n; i++) {
+        struct cudaFuncAttributes a;
+        int per_sm = 0;
+        if (cudaFuncGetAttributes(&a, tab[i].fn) != cudaSuccess)
+            continue;
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tab[i].fn, tab[i].block_threads, 0);
+        json_array_append_new(
+            kernels,
+            json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:I, s:i, s:i, s:i, s:i}", "kernel",
+                      tab[i].name, "used_by", tab[i].used_by, "block_threads",
+                      tab[i].block_threads, "registers", a.numRegs, "shared_static_bytes",
+                      (json_int_t)a.sharedSizeBytes, "local_bytes", (json_int_t)a.localSizeBytes,
+                      "const_bytes", (json_int_t)a.constSizeBytes, "max_threads_per_block",
+                      a.maxThreadsPerBlock, "ptx_version", a.ptxVersion, "binary_version",
+                      a.binaryVersion, "max_blocks_per_sm", per_sm));
+    }
+    for (size_t i = 0; i < rs->n_results; i++) {
+        const se_validation *v = &rs->results[i];
+        json_array_append_new(
+            graphs, json_pack("{s:s, s:s, s:s, s:i, s:i}", "shape", v->shape.spec, "strategy",
+                              se_strategy_get(v->strategy)->name, "launch",
+                              se_strategy_get(v->strategy)->launch, "graph_nodes",
+                              (int)v->graph_nodes, "cooperative_blocks", v->blocks));
+    }
+    return json_pack("{s:s, s:i, s:o, s:o}", "format", "softmax-evidence-resources", "version", 1,
+                     "kernels", kernels, "launches", graphs);
+}
+
+static se_status write_sources(run_state *rs, json_t *list, se_err *err)
+{
+    for (size_t i = 0; i < se_embedded_count; i++) {
+        const se_embedded_file *f = &se_embedded_files[i];
+        char rel[512], hex[65];
+        unsigned char d[32];
+        snprintf(rel, sizeof rel, "source/%s", f->path);
+        se_status st = se_rundir_write(&rs->rd, rel, f->data, f->len, err);
+        if (st == SE_OK)
+            st = se_sha256_buffer(f->data, f->len, d, err);
+        if (st != SE_OK)
+            return st;
+        se_hex32(d, hex);
+        json_array_append_new(list, json_pack("{s:s, s:s, s:I}", "path", rel, "sha256", hex,
+                                              "bytes", (json_int_t)f->len));
+    }
+    return SE_OK;
+}
+
+static se_status write_bundle(run_state *rs, const se_protocol_source *src, int argc,
+                              char **argv, json_t **summary, se_err *err)
+{
+    char *ptext = NULL;
+    se_status st = se_protocol_write(rs->p, &ptext, err);
+    unsigned char pd[32];
+    char phex[65], srchex[65];
+    if (st == SE_OK)
+        st = se_rundir_write(&rs->rd, "protocol.json", ptext, strlen(ptext), err);
+    if (st == SE_OK)
+        st = se_sha256_buffer(ptext, strlen(ptext), pd, err);
+    free(ptext);
+    if (st != SE_OK)
+        return st;
+    se_hex32(pd, phex);
+    se_hex32(src->sha256, srchex);
+    json_t *j = validation_json(rs);
+    st = se_rundir_write_json(&rs->rd, "validation.json", j, err);
+    json_decref(j);
+    if (st == SE_OK) {
+        j = environment_json(rs, argc, argv);
+        st = se_rundir_write_json(&rs->rd, "environment.json", j, err);
+        json_decref(j);
+    }
+    if (st == SE_OK) {
+        j = resources_json(rs);
+        st = se_rundir_write_json(&rs->rd, "resources.json", j, err);
+        json_decref(j);
+    }
+    if (st == SE_OK)
+        st = se_summary_build(rs->p, kept_source, rs, summary, err);
+    if (st == SE_OK)
+        st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
+    json_t *sources = json_array();
+    if (st == SE_OK)
+        st = write_sources(rs, sources, err);
+    if (st != SE_OK) {
+        json_decref(sources);
+        return st;
+    }
+    utc_now(rs->finished, sizeof rs->finished);
+    j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o, s:s, s:s}",
+                  "format", "softmax-evidence-run", "version", 1, "run_id", rs->rd.id,
+                  "started_utc", rs->started, "finished_utc", rs->finished, "status", "complete",
+                  "protocol", "source", src->name, "source_sha256", srchex, "bundle_copy",
+                  "protocol.json", "bundle_copy_sha256", phex, "arrays_saved",
+                  rs->o->save_arrays, "source_files", sources, "interleaving",
+                  "per round, items in a Fisher-Yates order from se_rng_seed(order_seed ^ "
+                  "case_index << 40 ^ scope << 32 ^ round); each sample records its round and "
+                  "position",
+                  "megakernel", "a toy: it shows the ready-task mechanism and its costs on this "
+                  "workload, not a model-scale megakernel result; its queue reset runs inside "
+                  "every timed invocation");
+    st = se_rundir_write_json(&rs->rd, "run.json", j, err);
+    json_decref(j);
+    return st;
+}
+
+/* The table printed last: per shape and strategy, device-time median with
+ * its interval, the ratio to stream, bandwidth and fraction of copy. */
+static void print_timing(FILE *out, const json_t *summary)
+{
+    fprintf(out, "\n%-12s %-17s %12s %25s %8s %21s %9s %7s\n", "shape", "strategy", "median_us",
+            "95% CI (us)", "ratio", "ratio 95% CI", "GB/s", "of_copy");
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(summary, "cases"), i, c) {
+        json_t *d = json_object_get(json_object_get(c, "scopes"), "device");
+        json_t *ci = json_object_get(d, "median_ci95_ns");
+        json_t *r = json_object_get(d, "time_ratio_to_stream");
+        json_t *f = json_object_get(d, "fraction_of_copy");
+        char ratio[16] = "-", rci[32] = "-", frac[16] = "-";
+        if (r) {
+            snprintf(ratio, sizeof ratio, "%.3f", json_real_value(json_object_get(r, "ratio")));
+            json_t *rc = json_object_get(r, "ci95");
+            snprintf(rci, sizeof rci, "[%.3f, %.3f]", json_real_value(json_array_get(rc, 0)),
+                     json_real_value(json_array_get(rc, 1)));
+        }
+        if (f)
+            snprintf(frac, sizeof frac, "%.3f", json_real_value(f));
+        fprintf(out, "%-12s %-17s %12.2f   [%9.2f, %9.2f] %8s %21s %9.1f %7s\n",
+                json_string_value(json_object_get(c, "shape")),
+                json_string_value(json_object_get(c, "what")),
+                json_real_value(json_object_get(d, "median_ns")) / 1e3,
+                json_real_value(json_array_get(ci, 0)) / 1e3,
+                json_real_value(json_array_get(ci, 1)) / 1e3, ratio, rci,
+                json_real_value(json_object_get(d, "gbps")), frac);
+    }
+    json_array_foreach(json_object_get(summary, "controls"), i, c) {
+        json_t *d = json_object_get(json_object_get(c, "scopes"), "device");
+        fprintf(out, "%-30s %12.2f us median device time\n",
+                json_string_value(json_object_get(c, "case")),
+                json_real_value(json_object_get(d, "median_ns")) / 1e3);
+    }
+    json_t *b = json_object_get(json_object_get(summary, "derived"), "grid_barrier_ns");
+    fprintf(out, "grid barrier: %.3f us each (%s)\n",
+            json_real_value(json_object_get(b, "value")) / 1e3,
+            json_string_value(json_object_get(b, "formula")));
+}
+
+static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *out, se_err *err)
+{
+    const se_protocol *p = rs->p;
+    double t0 = mono_s();
+    se_status st = SE_OK;
+    se_validation_print_header(out);
+    for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++) {
+        const se_shape *sh = &p->shapes[i];
+        se_case c;
+        se_case_host h;
+        progress(rs, i, t0, "validating and timing", sh);
+        st = se_case_prepare(p, sh, cudnn, t->stream, &c, &h, err);
+        if (st != SE_OK)
+            break;
+        if (saves_arrays(rs->o, sh)) {
+            char rel[128];
+            snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", sh->rows, sh->cols);
+            st = se_rundir_write(&rs->rd, rel, h.x, (size_t)(sh->rows * sh->cols) * sizeof(float),
+                                 err);
+        }
+        if (st == SE_OK)
+            st = se_validate_strategies(p, rs->o, &rs->dev, &c, &h, i, cudnn, t->stream, out,
+                                        rs->results, &rs->n_results, save_output, rs, err);
+        if (st == SE_OK && se_rundir_interrupted())
+            st = se_fail(err, SE_ERR_IO, "interrupted");
+        if (st == SE_OK)
+            st = time_shape(rs, i, &c, cudnn, t, err);
+        if (st == SE_OK && se_rundir_interrupted())
+            st = se_fail(err, SE_ERR_IO, "interrupted");
+        se_case_release(&c, &h);
+    }
+    return st;
+}
+
+se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_protocol_source *src,
+                      int argc, char **argv, FILE *out, se_err *err)
+{
+    run_state rs;
+    memset(&rs, 0, sizeof rs);
+    rs.p = p;
+    rs.o = o;
+    utc_now(rs.started, sizeof rs.started);
+    /* The runs folder first: it is checked before any GPU work. */
+    se_status st = se_rundir_begin(&rs.rd, o->runs_dir, err);
+    if (st != SE_OK)
+        return st;
+    st = se_validate_preflight(p, o, &rs.dev, err);
+    if (st != SE_OK) {
+        se_rundir_abort(&rs.rd);
+        return st;
+    }
+    rs.results = calloc(p->n_shapes * SE_NSTRATEGIES, sizeof *rs.results);
+    cudaStream_t stream = NULL;
+    se_cudnn *cudnn = NULL;
+    se_timer t;
+    memset(&t, 0, sizeof t);
+    json_t *summary = NULL;
+    if (!rs.results)
+        st = se_fail(err, SE_ERR_NOMEM, "results: out of memory");
+    if (st == SE_OK && cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
+        st = se_fail(err, SE_ERR_CUDA, "cudaStreamCreate failed");
+    if (st == SE_OK)
+        st = se_cudnn_create(&cudnn, stream, err);
+    if (st == SE_OK)
+        st = se_timer_init(&t, stream, p->throttle_fraction, o->quiet, err);
+    if (st == SE_OK)
+        st = se_timer_resolution(&t, &rs.timer_step_ns, &rs.timer_mean_ns, err);
+    if (st == SE_OK) {
+        fprintf(out, "run %s on %s (%d SMs), protocol %s\n", rs.rd.id, rs.dev.name,
+                rs.dev.sm_count, src->name);
+        st = run_cases(&rs, cudnn, &t, out, err);
+    }
+    se_timed controls[SE_NCONTROLS];
+    memset(controls, 0, sizeof controls);
+    if (st == SE_OK) {
+        if (!o->quiet)
+            fprintf(stderr, "[controls] empty launches, cooperative no-op, grid barriers\n");
+        st = se_time_controls(&t, p, rs.dev.sm_count, rs.dev.fusion_max_blocks, controls, err);
+    }
+    for (int i = 0; i < SE_NCONTROLS && st == SE_OK; i++) {
+        char id[96];
+        snprintf(id, sizeof id, "control.%.31s", controls[i].name);
+        st = save_samples(&rs, id, controls[i].scope, 1, err);
+    }
+    for (int i = 0; i < SE_NCONTROLS; i++)
+        se_sample_set_free(&controls[i].scope[0]);
+    if (st == SE_OK)
+        st = write_bundle(&rs, src, argc, argv, &summary, err);
+    if (st == SE_OK)
+        st = se_rundir_finish(&rs.rd, err);
+    se_timer_destroy(&t);
+    se_cudnn_destroy(cudnn);
+    if (stream)
+        cudaStreamDestroy(stream);
+    size_t failed = 0;
+    for (size_t i = 0; i < rs.n_results; i++)
+        failed += !rs.results[i].pass;
+    if (st == SE_OK) {
+        print_timing(out, summary);
+        fprintf(out, "validation: %zu of %zu (strategy, shape) cases passed\n",
+                rs.n_results - failed, rs.n_results);
+        fprintf(out, "run directory: %s\n", rs.rd.final);
+        if (failed)
+            st = se_fail(err, SE_ERR_VALIDATION, "%zu of %zu cases failed validation; the run "
+                         "was kept in %s", failed, rs.n_results, rs.rd.final);
+    } else {
+        se_rundir_abort(&rs.rd);
+        if (se_rundir_interrupted()) {
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
+            se_fail(err, SE_ERR_IO, "%s; the incomplete run directory was removed and no run "
+                    "was written", why);
+        }
+    }
+    json_decref(summary);
+    for (size_t i = 0; i < rs.n_kept; i++)
+        for (int sc = 0; sc < SE_NSCOPES; sc++)
+            se_sample_set_free(&rs.kept[i].scopes[sc]);
+    free(rs.kept);
+    free(rs.results);
+    return st;
+}

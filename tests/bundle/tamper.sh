@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# tamper.sh BINARY RUN_DIR - the committed reference run verifies, and every
+# kind of tampering with a copy of it is caught by `verify`, with a message
+# that names the file (and, for content, the field). No GPU needed.
+set -u
+bin=$1 ref=$2
+fails=0 passes=0
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+check() { # check NAME WANT_RC SUBSTRING -- ARGS...
+    local name=$1 want_rc=$2 want=$3; shift 4
+    local out rc
+    out=$("$bin" verify "$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
+        echo "FAIL: $name: exit $rc (want $want_rc), want '$want' in:"; echo "$out" | tail -15
+        fails=$((fails + 1))
+    else
+        echo "ok: $name"
+        passes=$((passes + 1))
+    fi
+}
+
+fresh() { rm -rf "$work/run"; cp -r "$ref" "$work/run"; chmod -R u+w "$work/run"; }
+# Rewrites the manifest line of one file, so that only the content checks can catch the edit.
+rehash() { local f=$1 h; h=$(sha256sum "$work/run/$f" | cut -d' ' -f1)
+    sed -i "s|^[0-9a-f]\{64\}  $f\$|$h  $f|" "$work/run/MANIFEST.sha256"; }
+
+sample=samples/32x4096.stream.csv
+
+check "reference run verifies" 0 "verify: OK" -- "$ref"
+check "reference run verifies with --strict" 0 "verify: OK" -- --strict "$ref"
+
+fresh   # one byte flipped: the last byte of the first sample row (throttled 0 -> 1)
+off=$(( $(head -2 "$work/run/$sample" | wc -c) - 2 ))
+printf '1' | dd of="$work/run/$sample" bs=1 seek="$off" conv=notrunc status=none
+check "flipped byte in a sample file" 1 "mismatch: $sample" -- "$work/run"
+rehash "$sample"
+check "flipped byte, manifest rewritten: summary recomputation" 1 "summary.json: field 'cases[0].scopes.device.throttled' (32x4096.stream)" -- "$work/run"
+
+fresh   # a summary edited
+sed -i '0,/"median_ns": [0-9.e+-]*/s//"median_ns": 1234.5/' "$work/run/summary.json"
+check "edited summary" 1 "mismatch: summary.json" -- "$work/run"
+rehash summary.json
+check "edited summary, manifest rewritten" 1 "summary.json: field 'cases[0].scopes.device.median_ns' (32x4096.stream): saved 1234.5" -- "$work/run"
+
+fresh   # a file deleted
+rm "$work/run/$sample"
+check "deleted sample file" 1 "remote-only: $sample" -- "$work/run"
+check "deleted sample file: recomputation names it" 1 "$sample: cannot be read" -- "$work/run"
+fresh
+arr=$(cd "$work/run" && ls arrays/*.y.f32 | head -1)
+rm "$work/run/$arr"
+check "deleted array: remote-only is allowed" 0 "1 remote-only" -- "$work/run"
+check "deleted array: --strict fails" 1 "remote-only: $arr" -- --strict "$work/run"
+
+fresh   # a truncated file
+truncate -s 100 "$work/run/validation.json"
+check "truncated file" 1 "mismatch: validation.json" -- "$work/run"
+check "truncated file: content check names it" 1 "validation.json: cannot be read" -- "$work/run"
+
+fresh   # a manifest line removed
+sed -i "\|  $sample\$|d" "$work/run/MANIFEST.sha256"
+check "manifest line removed" 1 "unlisted: $sample" -- "$work/run"
+
+fresh   # a validation result flipped, manifest rewritten
+sed -i '0,/"fails": 0/s//"fails": 3/' "$work/run/validation.json"
+rehash validation.json
+check "validation record edited" 1 "field 'pass' is inconsistent" -- "$work/run"
+
+fresh   # an output array edited: its hash no longer matches the record
+arr=$(cd "$work/run" && ls arrays/*.stream.y.f32 | head -1)
+printf '\x7f' | dd of="$work/run/$arr" bs=1 seek=3 conv=notrunc status=none
+rehash "$arr"
+check "output array edited, manifest rewritten" 1 "field 'output_sha256' does not match $arr" -- "$work/run"
+
+check "not a run directory" 5 "not a directory" -- "$work/nonexistent"
+
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

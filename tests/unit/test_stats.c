@@ -1,0 +1,422 @@
+/*
+ * test_stats.c - unit tests of the timing statistics in stats.h: type-7
+ * percentiles, the median, se_summarize (mean, sample standard deviation,
+ * bootstrap interval of the median) and se_ratio_of_medians (paired and
+ * independent bootstrap), plus the generator behind them.
+ *
+ * `verify` recomputes every summary of an evidence bundle and compares bits,
+ * so besides hand-computed values the tests pin determinism, the exact
+ * generator outputs, and agreement with a plain reference bootstrap written
+ * here straight from the contract (sort every resample, take its median).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* 2, 4, 4, 4, 5, 5, 7, 9 in scrambled order: mean 5, sum of squared
+ * deviations 32, so the sample standard deviation is sqrt(32 / 7). */
+static const double known[] = {5, 2, 9, 4, 4, 7, 4, 5};
+
+/* Deterministic noisy timings: 1000 + a spread of about +-50, n values. */
+static void noisy(double *x, size_t n, uint64_t seed)
+{
+    uint64_t s = se_rng_seed(seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = 1000.0 + (double)(se_rng_next(&s) % 100000) / 1000.0 - 50.0;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Median of a resample the slow, obvious way: sort it. */
+static double sorted_median(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    return se_percentile_sorted(x, n, 50.0);
+}
+
+/* The bootstrap interval exactly as stats.h describes it, resample by
+ * resample with a full sort. */
+static void reference_median_ci(const double *x, size_t n, unsigned resamples, uint64_t seed,
+                                double *lo, double *hi)
+{
+    double *r = malloc(n * sizeof *r), *meds = malloc(resamples * sizeof *meds);
+    assert_non_null(r);
+    assert_non_null(meds);
+    uint64_t state = se_rng_seed(seed);
+    for (unsigned b = 0; b < resamples; b++) {
+        for (size_t k = 0; k < n; k++)
+            r[k] = x[se_rng_next(&state) % n];
+        meds[b] = sorted_median(r, n);
+    }
+    qsort(meds, resamples, sizeof *meds, cmp_double);
+    *lo = se_percentile_sorted(meds, resamples, 2.5);
+    *hi = se_percentile_sorted(meds, resamples, 97.5);
+    free(r);
+    free(meds);
+}
+
+static void reference_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
+                               unsigned resamples, uint64_t seed, double *lo, double *hi)
+{
+    double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
+    double *ratios = malloc(resamples * sizeof *ratios);
+    assert_non_null(ra);
+    assert_non_null(rb);
+    assert_non_null(ratios);
+    uint64_t state = se_rng_seed(seed);
+    for (unsigned k = 0; k < resamples; k++) {
+        if (na == nb) {
+            for (size_t j = 0; j < na; j++) {
+                size_t i = se_rng_next(&state) % na;
+                ra[j] = a[i];
+                rb[j] = b[i];
+            }
+        } else {
+            for (size_t j = 0; j < na; j++)
+                ra[j] = a[se_rng_next(&state) % na];
+            for (size_t j = 0; j < nb; j++)
+                rb[j] = b[se_rng_next(&state) % nb];
+        }
+        ratios[k] = sorted_median(ra, na) / sorted_median(rb, nb);
+    }
+    qsort(ratios, resamples, sizeof *ratios, cmp_double);
+    *lo = se_percentile_sorted(ratios, resamples, 2.5);
+    *hi = se_percentile_sorted(ratios, resamples, 97.5);
+    free(ra);
+    free(rb);
+    free(ratios);
+}
+
+static void test_rng_seed_is_splitmix64_and_zero_seed_is_valid(void **state)
+{
+    (void)state;
+    /* The first splitmix64 output from state 0, a published constant. */
+    assert_true(se_rng_seed(0) == 0xE220A8397B1DCDAFULL);
+    uint64_t s = se_rng_seed(0);
+    uint64_t first = se_rng_next(&s), second = se_rng_next(&s);
+    assert_true(s != 0);
+    assert_true(first != second);
+}
+
+static void test_rng_next_is_xorshift64_star(void **state)
+{
+    (void)state;
+    /* From state 1: 1 ^ 1<<25 = 0x2000001, times the multiplier mod 2^64. */
+    uint64_t s = 1;
+    assert_true(se_rng_next(&s) == 0x47E4CE4B896CDD1DULL);
+    assert_true(s == 0x2000001ULL);
+}
+
+static void test_percentiles_of_1_2_3_4_match_hand_type7_values(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2, 3, 4};
+    assert_float_equal(se_percentile_sorted(x, 4, 0.0), 1.0, 0.0);
+    assert_float_equal(se_percentile_sorted(x, 4, 25.0), 1.75, 1e-12);
+    assert_float_equal(se_percentile_sorted(x, 4, 50.0), 2.5, 1e-12);
+    assert_float_equal(se_percentile_sorted(x, 4, 95.0), 3.85, 1e-12);
+    assert_float_equal(se_percentile_sorted(x, 4, 100.0), 4.0, 0.0);
+}
+
+static void test_percentile_of_single_element_is_that_element(void **state)
+{
+    (void)state;
+    const double x[] = {7.25};
+    assert_true(se_percentile_sorted(x, 1, 0.0) == 7.25);
+    assert_true(se_percentile_sorted(x, 1, 50.0) == 7.25);
+    assert_true(se_percentile_sorted(x, 1, 97.5) == 7.25);
+    assert_true(se_percentile_sorted(x, 1, 100.0) == 7.25);
+    assert_true(se_median(x, 1) == 7.25);
+}
+
+static void test_percentile_of_two_elements_interpolates_linearly(void **state)
+{
+    (void)state;
+    const double x[] = {1, 3};
+    assert_true(se_percentile_sorted(x, 2, 0.0) == 1.0);
+    assert_true(se_percentile_sorted(x, 2, 25.0) == 1.5);
+    assert_true(se_percentile_sorted(x, 2, 50.0) == 2.0);
+    assert_true(se_percentile_sorted(x, 2, 100.0) == 3.0);
+}
+
+static void test_median_of_unsorted_input_leaves_input_unchanged(void **state)
+{
+    (void)state;
+    double x[ARRAY_LEN(known)], before[ARRAY_LEN(known)];
+    memcpy(x, known, sizeof x);
+    memcpy(before, known, sizeof x);
+    assert_true(se_median(x, ARRAY_LEN(x)) == 4.5);
+    assert_memory_equal(x, before, sizeof x);
+
+    /* Odd count, and more values than fit a small stack buffer. */
+    double big[1001];
+    for (size_t i = 0; i < ARRAY_LEN(big); i++)
+        big[i] = (double)((i * 7919) % 1001);
+    double big_before[ARRAY_LEN(big)];
+    memcpy(big_before, big, sizeof big);
+    assert_true(se_median(big, ARRAY_LEN(big)) == 500.0);
+    assert_memory_equal(big, big_before, sizeof big);
+}
+
+static void test_summary_of_known_set_matches_hand_values(void **state)
+{
+    (void)state;
+    se_summary s;
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(known, ARRAY_LEN(known), 0, 1, &s, &err), SE_OK);
+    assert_int_equal(s.n, 8);
+    assert_true(s.min == 2.0);
+    assert_true(s.max == 9.0);
+    assert_float_equal(s.mean, 5.0, 1e-12);
+    assert_float_equal(s.stdev, sqrt(32.0 / 7.0), 1e-12);
+    /* Sorted 2 4 4 4 5 5 7 9; h = 7q/100. */
+    assert_float_equal(s.median, 4.5, 1e-12); /* h 3.5 */
+    assert_float_equal(s.p5, 2.7, 1e-12);     /* h 0.35: 2 + 0.35 * 2 */
+    assert_float_equal(s.p25, 4.0, 1e-12);    /* h 1.75: 4 + 0.75 * 0 */
+    assert_float_equal(s.p75, 5.5, 1e-12);    /* h 5.25: 5 + 0.25 * 2 */
+    assert_float_equal(s.p95, 8.3, 1e-12);    /* h 6.65: 7 + 0.65 * 2 */
+}
+
+static void test_summary_of_one_sample_has_zero_stdev(void **state)
+{
+    (void)state;
+    const double x[] = {3.5};
+    se_summary s;
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(x, 1, 2000, 9, &s, &err), SE_OK);
+    assert_true(s.stdev == 0.0);
+    assert_true(s.mean == 3.5);
+    assert_true(s.median == 3.5 && s.median_ci_lo == 3.5 && s.median_ci_hi == 3.5);
+}
+
+static void test_bootstrap_interval_contains_median_within_min_max(void **state)
+{
+    (void)state;
+    for (size_t n = 2; n <= 100; n += 7) {
+        double x[100];
+        noisy(x, n, n);
+        se_summary s;
+        se_err err = {{0}};
+        assert_int_equal(se_summarize(x, n, 2000, 42, &s, &err), SE_OK);
+        assert_true(s.min <= s.median_ci_lo);
+        assert_true(s.median_ci_lo <= s.median);
+        assert_true(s.median <= s.median_ci_hi);
+        assert_true(s.median_ci_hi <= s.max);
+    }
+}
+
+static void test_bootstrap_equals_sorting_every_resample_bit_for_bit(void **state)
+{
+    (void)state;
+    /* Odd and even n, and ties (values rounded to a few levels). */
+    const size_t sizes[] = {1, 2, 3, 10, 11, 64, 101};
+    for (size_t k = 0; k < ARRAY_LEN(sizes); k++) {
+        size_t n = sizes[k];
+        double x[101];
+        noisy(x, n, 1000 + n);
+        if (k % 2)
+            for (size_t i = 0; i < n; i++)
+                x[i] = floor(x[i] / 20.0);
+        se_summary s;
+        se_err err = {{0}};
+        assert_int_equal(se_summarize(x, n, 500, 7 + n, &s, &err), SE_OK);
+        double lo, hi;
+        reference_median_ci(x, n, 500, 7 + n, &lo, &hi);
+        assert_memory_equal(&s.median_ci_lo, &lo, sizeof lo);
+        assert_memory_equal(&s.median_ci_hi, &hi, sizeof hi);
+    }
+}
+
+static void test_summary_is_deterministic_bit_for_bit(void **state)
+{
+    (void)state;
+    double x[57];
+    noisy(x, ARRAY_LEN(x), 5);
+    se_summary a, b;
+    memset(&a, 0xA5, sizeof a);
+    memset(&b, 0x5A, sizeof b);
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(x, ARRAY_LEN(x), 2000, 123, &a, &err), SE_OK);
+    assert_int_equal(se_summarize(x, ARRAY_LEN(x), 2000, 123, &b, &err), SE_OK);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+static void test_different_seed_gives_different_interval(void **state)
+{
+    (void)state;
+    double x[40];
+    noisy(x, ARRAY_LEN(x), 77);
+    se_summary a, b;
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(x, ARRAY_LEN(x), 2000, 1, &a, &err), SE_OK);
+    assert_int_equal(se_summarize(x, ARRAY_LEN(x), 2000, 2, &b, &err), SE_OK);
+    assert_true(a.median == b.median);
+    assert_true(a.median_ci_lo != b.median_ci_lo || a.median_ci_hi != b.median_ci_hi);
+}
+
+static void test_zero_resamples_gives_interval_equal_to_median(void **state)
+{
+    (void)state;
+    double x[31];
+    noisy(x, ARRAY_LEN(x), 3);
+    se_summary s;
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(x, ARRAY_LEN(x), 0, 3, &s, &err), SE_OK);
+    assert_true(s.median_ci_lo == s.median);
+    assert_true(s.median_ci_hi == s.median);
+    assert_true(s.median == se_median(x, ARRAY_LEN(x)));
+}
+
+static void test_ratio_of_medians_is_exact(void **state)
+{
+    (void)state;
+    const double a[] = {12, 10, 8, 9, 11};   /* median 10 */
+    const double b[] = {5, 4, 6, 5.5, 4.5, 5}; /* median 5 */
+    se_ratio r;
+    se_err err = {{0}};
+    assert_int_equal(se_ratio_of_medians(a, 5, b, 6, 0, 1, &r, &err), SE_OK);
+    assert_true(r.ratio == 2.0);
+    assert_true(r.lo == 2.0 && r.hi == 2.0);
+    assert_int_equal(se_ratio_of_medians(a, 5, b, 6, 2000, 1, &r, &err), SE_OK);
+    assert_true(r.ratio == 2.0);
+    assert_true(r.lo <= r.hi);
+}
+
+static void test_paired_bootstrap_of_proportional_pairs_is_exactly_half(void **state)
+{
+    (void)state;
+    double a[50], b[50];
+    noisy(a, ARRAY_LEN(a), 11);
+    for (size_t i = 0; i < ARRAY_LEN(a); i++)
+        b[i] = 2.0 * a[i];
+    se_ratio r;
+    se_err err = {{0}};
+    assert_int_equal(se_ratio_of_medians(a, 50, b, 50, 2000, 99, &r, &err), SE_OK);
+    assert_true(r.ratio == 0.5);
+    assert_true(r.lo == 0.5);
+    assert_true(r.hi == 0.5);
+}
+
+static void test_ratio_bootstrap_equals_reference_paired_and_independent(void **state)
+{
+    (void)state;
+    double a[40], b[40];
+    noisy(a, 40, 21);
+    noisy(b, 40, 22);
+    const size_t nbs[] = {40, 33}; /* paired, then independent */
+    for (size_t k = 0; k < ARRAY_LEN(nbs); k++) {
+        se_ratio r;
+        se_err err = {{0}};
+        assert_int_equal(se_ratio_of_medians(a, 40, b, nbs[k], 700, 5, &r, &err), SE_OK);
+        double lo, hi;
+        reference_ratio_ci(a, 40, b, nbs[k], 700, 5, &lo, &hi);
+        assert_memory_equal(&r.lo, &lo, sizeof lo);
+        assert_memory_equal(&r.hi, &hi, sizeof hi);
+        assert_true(r.ratio == se_median(a, 40) / se_median(b, nbs[k]));
+    }
+}
+
+static void test_ratio_is_deterministic_bit_for_bit(void **state)
+{
+    (void)state;
+    double a[30], b[25];
+    noisy(a, 30, 1);
+    noisy(b, 25, 2);
+    se_ratio r1, r2;
+    memset(&r1, 0xA5, sizeof r1);
+    memset(&r2, 0x5A, sizeof r2);
+    se_err err = {{0}};
+    assert_int_equal(se_ratio_of_medians(a, 30, b, 25, 2000, 8, &r1, &err), SE_OK);
+    assert_int_equal(se_ratio_of_medians(a, 30, b, 25, 2000, 8, &r2, &err), SE_OK);
+    assert_memory_equal(&r1, &r2, sizeof r1);
+}
+
+static void test_no_samples_refused_with_usage_error(void **state)
+{
+    (void)state;
+    const double x[] = {1.0};
+    se_summary s;
+    se_ratio r;
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(x, 0, 10, 1, &s, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "n = 0"));
+    assert_int_equal(se_ratio_of_medians(x, 1, x, 0, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "b: no samples"));
+    assert_int_equal(se_ratio_of_medians(x, 0, x, 1, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "a: no samples"));
+}
+
+static void test_nan_and_inf_samples_refused_naming_the_index(void **state)
+{
+    (void)state;
+    double x[] = {1, 2, 3, NAN, 5};
+    se_summary s;
+    se_err err = {{0}};
+    assert_int_equal(se_summarize(x, 5, 10, 1, &s, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "samples[3]"));
+
+    x[3] = 4;
+    x[0] = INFINITY;
+    assert_int_equal(se_summarize(x, 5, 10, 1, &s, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "samples[0]"));
+
+    x[0] = 1;
+    double y[] = {1, 2, -INFINITY};
+    se_ratio r;
+    assert_int_equal(se_ratio_of_medians(x, 5, y, 3, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "b[2]"));
+    assert_int_equal(se_ratio_of_medians(y, 3, x, 5, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "a[2]"));
+}
+
+static void test_ratio_with_zero_median_denominator_refused(void **state)
+{
+    (void)state;
+    const double a[] = {1, 2, 3};
+    const double b[] = {0, 0, 1};
+    se_ratio r;
+    se_err err = {{0}};
+    assert_int_equal(se_ratio_of_medians(a, 3, b, 3, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "median of b is 0"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rng_seed_is_splitmix64_and_zero_seed_is_valid),
+        cmocka_unit_test(test_rng_next_is_xorshift64_star),
+        cmocka_unit_test(test_percentiles_of_1_2_3_4_match_hand_type7_values),
+        cmocka_unit_test(test_percentile_of_single_element_is_that_element),
+        cmocka_unit_test(test_percentile_of_two_elements_interpolates_linearly),
+        cmocka_unit_test(test_median_of_unsorted_input_leaves_input_unchanged),
+        cmocka_unit_test(test_summary_of_known_set_matches_hand_values),
+        cmocka_unit_test(test_summary_of_one_sample_has_zero_stdev),
+        cmocka_unit_test(test_bootstrap_interval_contains_median_within_min_max),
+        cmocka_unit_test(test_bootstrap_equals_sorting_every_resample_bit_for_bit),
+        cmocka_unit_test(test_summary_is_deterministic_bit_for_bit),
+        cmocka_unit_test(test_different_seed_gives_different_interval),
+        cmocka_unit_test(test_zero_resamples_gives_interval_equal_to_median),
+        cmocka_unit_test(test_ratio_of_medians_is_exact),
+        cmocka_unit_test(test_paired_bootstrap_of_proportional_pairs_is_exactly_half),
+        cmocka_unit_test(test_ratio_bootstrap_equals_reference_paired_and_independent),
+        cmocka_unit_test(test_ratio_is_deterministic_bit_for_bit),
+        cmocka_unit_test(test_no_samples_refused_with_usage_error),
+        cmocka_unit_test(test_nan_and_inf_samples_refused_naming_the_index),
+        cmocka_unit_test(test_ratio_with_zero_median_denominator_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
