@@ -10,7 +10,7 @@
 #include "strategy.h"
 
 enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
-              O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY };
+              O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY, O_NO_BLOCK };
 
 typedef struct opt_def {
     enum opt_id id;
@@ -40,6 +40,9 @@ static const opt_def run_opts[] = {
     {O_DEVICE, "--device", 1, "CUDA device ordinal (default 0)"},
     {O_INVOCATIONS, "--invocations", 1, "invocations validated per case (default 2)"},
     {O_QUIET, "--quiet", 0, "no progress on stderr"},
+    {O_NO_BLOCK, "--no-blocking-kernel", 0, "time without the blocking kernel (for runs under\n"
+                                            "                         compute-sanitizer, which serializes launches;\n"
+                                            "                         device times then include host submission)"},
 };
 
 #define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
@@ -49,15 +52,20 @@ void se_cli_usage(FILE *out)
     fprintf(out,
             "usage: softmax-evidence run [options]\n"
             "       softmax-evidence verify RUN_DIR [--strict]\n"
+            "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
             "       softmax-evidence --help | --version\n"
             "\n"
             "run: on a GPU, computes the RMS-scaled softmax with every strategy on every\n"
             "shape of the protocol, validates each output against a float64 CPU reference\n"
             "and cuDNN, times every strategy and control in every scope, and writes a run\n"
-            "directory RUNS_DIR/<UTC start>/ with its SHA-256 manifest.\n"
+            "directory RUNS_DIR/<UTC start>/ with its SHA-256 manifest; a separate traced\n"
+            "run of every strategy records each task's SM and start and end times.\n"
             "verify: with no GPU, re-hashes a run directory against its manifest,\n"
             "recomputes every timing summary from the raw samples and re-checks the\n"
-            "validation; --strict also fails on files listed but not present.\n"
+            "validation and every dependency trace; --strict also fails on files listed\n"
+            "but not present.\n"
+            "trace: writes one trace of a run (CASE = <rows>x<cols>.<strategy>) as Chrome\n"
+            "trace-event JSON for Perfetto, and prints its checks and summary.\n"
             "\n"
             "Exit status: 0 all passed, 1 a validation or verification failed, 2 bad\n"
             "argument, 3 a device or memory limit, or no CUDA device, 4 a CUDA error,\n"
@@ -130,6 +138,7 @@ static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const 
         st = se_parse_i64(v, 1, INT64_MAX, "--arrays-max-bytes", &o->arrays_max_bytes, err);
         break;
     case O_VALIDATE_ONLY: o->validate_only = 1; break;
+    case O_NO_BLOCK: o->no_blocking_kernel = 1; break;
     }
     static const unsigned given[] = {
         [O_SHAPES] = SE_GIVEN_SHAPES, [O_TILE] = SE_GIVEN_TILE, [O_SEED] = SE_GIVEN_SEED,
@@ -170,6 +179,36 @@ static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_
     }
     /* Shapes last: "T" in a shape means the final --tile, wherever it was given. */
     return se_parse_shape_list(shapes, o->tile, &o->shapes, &o->n_shapes, err);
+}
+
+static se_status parse_trace(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    cli->cmd = SE_CMD_TRACE;
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    for (int k = 0; k < argc; k++) {
+        if (strcmp(argv[k], "-o") == 0 || strcmp(argv[k], "--output") == 0) {
+            if (k + 1 >= argc || !*argv[k + 1])
+                return se_fail(err, SE_ERR_USAGE, "trace: %s needs a file name", argv[k]);
+            cli->trace.output = argv[++k];
+        } else if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        } else if (argv[k][0] == '-') {
+            return se_fail(err, SE_ERR_USAGE, "trace: unknown argument '%s'", argv[k]);
+        } else if (npos == 2) {
+            return se_fail(err, SE_ERR_USAGE, "trace: unexpected argument '%s'", argv[k]);
+        } else {
+            pos[npos++] = argv[k];
+        }
+    }
+    if (npos < 2)
+        return se_fail(err, SE_ERR_USAGE, "trace: usage: softmax-evidence trace RUN_DIR CASE -o FILE.json");
+    if (!cli->trace.output)
+        return se_fail(err, SE_ERR_USAGE, "trace: missing -o FILE.json");
+    cli->trace.dir = pos[0];
+    cli->trace.case_id = pos[1];
+    return SE_OK;
 }
 
 se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
@@ -215,6 +254,8 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
             return se_fail(err, SE_ERR_USAGE, "verify: missing RUN_DIR");
         return SE_OK;
     }
+    if (strcmp(cmd, "trace") == 0)
+        return parse_trace(argc - 2, argv + 2, cli, err);
     return se_fail(err, SE_ERR_USAGE, "unknown command '%s'; try 'softmax-evidence --help'", cmd);
 }
 

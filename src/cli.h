@@ -24,7 +24,7 @@ extern "C" {
 #define SE_DEFAULT_EPS 1e-6
 #define SE_DEFAULT_INVOCATIONS 2
 
-typedef enum se_command { SE_CMD_HELP, SE_CMD_VERSION, SE_CMD_RUN, SE_CMD_VERIFY } se_command;
+typedef enum se_command { SE_CMD_HELP, SE_CMD_VERSION, SE_CMD_RUN, SE_CMD_VERIFY, SE_CMD_TRACE } se_command;
 
 /* Bits of se_run_opts.given: which workload options the command line set
  * (they override the protocol's values). */
@@ -60,7 +60,14 @@ typedef struct se_run_opts {
     int64_t arrays_max_bytes;  /* --arrays-max-bytes: save only cases whose input is at most
                                   this large (0: no limit) */
     int validate_only;         /* --validate-only: no timing, no run directory */
+    int no_blocking_kernel;    /* --no-blocking-kernel: for runs under compute-sanitizer */
 } se_run_opts;
+
+typedef struct se_trace_opts {
+    const char *dir;     /* a run directory */
+    const char *case_id; /* e.g. 4096x4096.megakernel */
+    const char *output;  /* -o FILE.json */
+} se_trace_opts;
 
 typedef struct se_verify_opts {
     const char *dir;  /* a run directory */
@@ -71,6 +78,7 @@ typedef struct se_cli {
     se_command cmd;
     se_run_opts run;
     se_verify_opts verify;
+    se_trace_opts trace;
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on

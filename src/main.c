@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bundle/embedded.h"
+#include "bundle/export.h"
 #include "bundle/manifest.h"
 #include "bundle/verify.h"
 #include "cli.h"
@@ -88,6 +89,11 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_RUN:
         st = cmd_run(&cli.run, argc, argv);
+        break;
+    case SE_CMD_TRACE:
+        st = se_trace_export(cli.trace.dir, cli.trace.case_id, cli.trace.output, stdout, &err);
+        if (st != SE_OK)
+            fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
         break;
     case SE_CMD_VERIFY:
         st = se_verify_run(cli.verify.dir, cli.verify.strict, stdout, &err);

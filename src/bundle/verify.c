@@ -19,6 +19,7 @@
 #include "manifest.h"
 #include "samples.h"
 #include "summary.h"
+#include "trace.h"
 
 typedef struct verify_ctx {
     const char *dir;
@@ -247,6 +248,45 @@ static void check_validation(verify_ctx *v, const se_protocol *p)
     json_decref(j);
 }
 
+static void check_traces(verify_ctx *v, const se_protocol *p)
+{
+    json_t *saved = load_json(v, "traces.json", SE_TRACES_FORMAT);
+    if (!saved)
+        return;
+    json_t *again = NULL;
+    se_err err = {{0}};
+    size_t failures = 0, before = v->problems;
+    if (se_traces_report(p, v->dir, v->out, &again, &failures, &err) != SE_OK) {
+        problem(v, "traces.json: cannot be recomputed: %s%s", err.msg, "");
+    } else {
+        char path[512] = "", what[256] = "";
+        if (!se_json_equal(saved, again, path, sizeof path, what, sizeof what))
+            problem(v, "traces.json: field '%s': %s", path, what);
+        v->problems += failures;
+    }
+    /* A traced run computes the same bytes as the validated, untraced one. */
+    json_t *val = load_json(v, "validation.json", "softmax-evidence-validation");
+    size_t i, k;
+    json_t *t, *c;
+    json_array_foreach(json_object_get(again ? again : saved, "traces"), i, t) {
+        json_array_foreach(json_object_get(val, "cases"), k, c) {
+            if (!json_equal(json_object_get(c, "case"), json_object_get(t, "case")))
+                continue;
+            if (!json_equal(json_object_get(c, "output_sha256"), json_object_get(t, "output_sha256")))
+                problem(v, "traces/outputs.csv: %s: the traced run's output differs from the "
+                        "validated output (%s)", json_string_value(json_object_get(t, "case")),
+                        "output_sha256");
+        }
+    }
+    size_t n = json_array_size(json_object_get(saved, "traces"));
+    if (v->out)
+        fprintf(v->out, "traces: %zu checked for coverage and ordering: %zu fail%s\n", n, failures,
+                v->problems == before ? ", all match the saved report" : "; PROBLEMS");
+    json_decref(val);
+    json_decref(again);
+    json_decref(saved);
+}
+
 se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
 {
     struct stat sb;
@@ -276,6 +316,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     } else {
         check_summaries(&v, &p);
         check_validation(&v, &p);
+        check_traces(&v, &p);
         se_protocol_free(&p);
     }
     size_t total = file_problems + v.problems;

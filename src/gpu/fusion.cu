@@ -12,6 +12,7 @@
 #include "tile_ops.cuh"
 
 #include "../se_cuda.h"
+#include "../taskgraph.h"
 
 namespace cg = cooperative_groups;
 
@@ -22,20 +23,52 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_fusion(const __grid_cons
     int64_t warp = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
     int64_t nwarps = (int64_t)gridDim.x * SE_TILE_WARPS;
 
-    for (int64_t id = blockIdx.x; id < p.tile_tasks; id += gridDim.x)
+    se_taskgeom g = se_taskgeom_make(p.rows, p.cols, p.tile);
+    const int traced = p.trace.rec != NULL;
+    uint64_t t0 = 0;
+
+    for (int64_t id = blockIdx.x; id < p.tile_tasks; id += gridDim.x) {
+        if (traced)
+            t0 = se_now_ns();
         se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red);
+        if (traced && threadIdx.x == 0)
+            se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
+    }
     grid.sync();
-    for (int64_t row = warp; row < p.rows; row += nwarps)
+    for (int64_t row = warp; row < p.rows; row += nwarps) {
+        if (traced)
+            t0 = se_now_ns();
         se_row_b(&p, row);
+        if (traced && (threadIdx.x & 31) == 0)
+            se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_B) + row, t0);
+    }
     grid.sync();
-    for (int64_t id = blockIdx.x; id < p.tile_tasks; id += gridDim.x)
+    for (int64_t id = blockIdx.x; id < p.tile_tasks; id += gridDim.x) {
+        if (traced)
+            t0 = se_now_ns();
         se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red);
+        if (traced && threadIdx.x == 0)
+            se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
+    }
     grid.sync();
-    for (int64_t row = warp; row < p.rows; row += nwarps)
+    for (int64_t row = warp; row < p.rows; row += nwarps) {
+        if (traced)
+            t0 = se_now_ns();
         se_row_d(&p, row);
+        if (traced && (threadIdx.x & 31) == 0)
+            se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_D) + row, t0);
+    }
     grid.sync();
-    for (int64_t id = blockIdx.x; id < p.tile_tasks; id += gridDim.x)
+    for (int64_t id = blockIdx.x; id < p.tile_tasks; id += gridDim.x) {
+        if (traced)
+            t0 = se_now_ns();
         se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row);
+        if (traced) {
+            __syncthreads(); /* the task ends when every thread has written */
+            if (threadIdx.x == 0)
+                se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
+        }
+    }
 }
 
 /* Shared by fusion and megakernel: a checked cooperative launch. */

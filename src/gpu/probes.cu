@@ -8,6 +8,7 @@
 
 #include "coop.h"
 #include "kernels.h"
+#include "tile_ops.cuh"
 
 #include "../se_cuda.h"
 
@@ -30,9 +31,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_barriers(int n)
 
 static __device__ __forceinline__ uint64_t se_globaltimer(void)
 {
-    uint64_t t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
+    return se_now_ns();
 }
 
 /* One thread counts SM cycles (clock64) against nanoseconds (%globaltimer)
@@ -153,7 +152,8 @@ __global__ void se_k_phase_b(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_c(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_d(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_e(const __grid_constant__ se_gpu_problem p);
-__global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps);
+__global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
+                              se_trace_buf trace);
 __global__ void se_k_prescale(const float *x, float *xs, int64_t cols, double eps);
 __global__ void se_k_outliers(float *x, int64_t rows, int64_t cols, uint64_t seed, float scale);
 

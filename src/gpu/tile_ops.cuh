@@ -20,6 +20,40 @@
 #include "kernels.h"
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
+
+/* Tracing: one thread of the task reads the global timer when the task
+ * starts and appends a record when it ends. Untraced runs (trace.rec NULL)
+ * skip both on a uniform branch. */
+static __device__ __forceinline__ uint64_t se_now_ns(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+static __device__ __forceinline__ int se_smid(void)
+{
+    int id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+static __device__ __forceinline__ void se_trace_record(const se_trace_buf *tb, int64_t task,
+                                                       uint64_t start)
+{
+    uint64_t end = se_now_ns();
+    int k = atomicAdd(tb->count, 1);
+    if (k < tb->cap) {
+        se_trace_rec r;
+        r.task = (int32_t)task;
+        r.block = (int32_t)blockIdx.x;
+        r.sm = se_smid();
+        r.reserved = 0;
+        r.start_ns = start;
+        r.end_ns = end;
+        tb->rec[k] = r;
+    }
+}
 #define SE_FULL_MASK 0xffffffffu
 
 static __device__ __forceinline__ float se_warp_sum_f(float v)

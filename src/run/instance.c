@@ -84,16 +84,16 @@ static se_status enqueue_direct(se_instance *in, cudaStream_t stream, se_err *er
     switch (in->strategy) {
     case SE_S_STREAM:
     case SE_S_GRAPH:
-        return se_gpu_phases_enqueue(&c->prob, stream, err);
+        return se_gpu_phases_enqueue(&in->prob, stream, err);
     case SE_S_FUSION:
     case SE_S_FUSION_GRAPH:
-        return se_gpu_fusion_enqueue(&c->prob, in->blocks, stream, err);
+        return se_gpu_fusion_enqueue(&in->prob, in->blocks, stream, err);
     case SE_S_MEGAKERNEL:
     case SE_S_MEGAKERNEL_GRAPH:
-        return se_gpu_megakernel_enqueue(&c->prob, in->blocks, stream, err);
+        return se_gpu_megakernel_enqueue(&in->prob, in->blocks, stream, err);
     case SE_S_ROWBLOCK:
-        return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps, stream,
-                                       err);
+        return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps,
+                                       in->prob.trace, stream, err);
     case SE_S_CUDNN:
         return se_cudnn_softmax(in->cudnn, c->xs, c->y, c->shape.rows, c->shape.cols, err);
     default:
@@ -101,12 +101,14 @@ static se_status enqueue_direct(se_instance *in, cudaStream_t stream, se_err *er
     }
 }
 
-se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int blocks,
-                              se_cudnn *cudnn, cudaStream_t stream, se_err *err)
+static se_status prepare(se_instance *in, se_strategy s, se_case *c, int blocks,
+                         se_cudnn *cudnn, se_trace_buf trace, cudaStream_t stream, se_err *err)
 {
     memset(in, 0, sizeof *in);
     in->strategy = s;
     in->c = c;
+    in->prob = c->prob;
+    in->prob.trace = trace;
     in->blocks = se_strategy_get(s)->cooperative ? blocks : 0;
     in->cudnn = cudnn;
     if (strcmp(se_strategy_get(s)->launch, "graph") != 0)
@@ -132,6 +134,21 @@ se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int bl
                        se_strategy_get(s)->name, cudaGetErrorString(e));
     }
     return SE_OK;
+}
+
+se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int blocks,
+                              se_cudnn *cudnn, cudaStream_t stream, se_err *err)
+{
+    se_trace_buf none = {NULL, NULL, 0};
+    return prepare(in, s, c, blocks, cudnn, none, stream, err);
+}
+
+se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c, int blocks,
+                                     se_trace_buf trace, cudaStream_t stream, se_err *err)
+{
+    if (s == SE_S_CUDNN)
+        return se_fail(err, SE_ERR_USAGE, "cuDNN's kernels cannot be traced");
+    return prepare(in, s, c, blocks, NULL, trace, stream, err);
 }
 
 se_status se_instance_enqueue(se_instance *in, cudaStream_t stream, se_err *err)

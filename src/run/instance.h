@@ -37,6 +37,7 @@ void se_case_free(se_case *c);
 typedef struct se_instance {
     se_strategy strategy;
     se_case *c;
+    se_gpu_problem prob;     /* the case's problem, with this instance's trace buffer */
     int blocks;              /* cooperative grid, 0 for others */
     se_cudnn *cudnn;         /* for SE_S_CUDNN */
     cudaGraph_t graph;       /* for graph launch modes */
@@ -49,6 +50,11 @@ typedef struct se_instance {
  * (ignored by the others); cudnn is used by SE_S_CUDNN only. */
 se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int blocks,
                               se_cudnn *cudnn, cudaStream_t stream, se_err *err);
+
+/* The same, traced: every task appends a record to trace (cuDNN cannot be
+ * traced and is refused). */
+se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c, int blocks,
+                                     se_trace_buf trace, cudaStream_t stream, se_err *err);
 
 /* Enqueues one invocation on stream. */
 se_status se_instance_enqueue(se_instance *in, cudaStream_t stream, se_err *err);

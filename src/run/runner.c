@@ -22,6 +22,7 @@
 #include "../bundle/rundir.h"
 #include "../bundle/samples.h"
 #include "../bundle/summary.h"
+#include "../bundle/trace.h"
 #include "../gpu/kernels.h"
 #include "../se_cuda.h"
 #include "../strategy.h"
@@ -50,6 +51,8 @@ typedef struct run_state {
     kept_case *kept;
     size_t n_kept;
     double timer_step_ns, timer_mean_ns, peak_mhz;
+    char *trace_outputs;   /* lines of traces/outputs.csv */
+    size_t trace_outputs_len;
     char started[32], finished[32];
 } run_state;
 
@@ -171,6 +174,139 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
     for (size_t i = 0; i < n; i++)
         for (int sc = 0; sc < SE_NSCOPES; sc++)
             se_sample_set_free(&items[i].scope[sc]);
+    return st;
+}
+
+static se_status append_output_line(run_state *rs, const char *line, se_err *err)
+{
+    size_t n = strlen(line);
+    char *b = realloc(rs->trace_outputs, rs->trace_outputs_len + n + 1);
+    if (!b)
+        return se_fail(err, SE_ERR_NOMEM, "traces: out of memory");
+    memcpy(b + rs->trace_outputs_len, line, n + 1);
+    rs->trace_outputs = b;
+    rs->trace_outputs_len += n;
+    return SE_OK;
+}
+
+/* One traced invocation of strategy s: its records (traces/<case>.csv),
+ * its output hash, and the tracing cost against the untraced instance,
+ * interleaved (traces/<case>.untraced.csv and .traced.csv). */
+static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_trace_buf tb,
+                                se_timer *t, se_err *err)
+{
+    const se_protocol *p = rs->p;
+    int kind = se_trace_kind_of(s);
+    se_taskgeom g = se_taskgeom_make(c->shape.rows, c->shape.cols, p->tile);
+    int blocks = se_coop_blocks(p, rs->o, &rs->dev, s, &c->shape);
+    se_instance traced, plain;
+    se_status st = se_instance_prepare_traced(&traced, s, c, blocks, tb, t->stream, err);
+    if (st != SE_OK)
+        return st;
+    st = se_instance_prepare(&plain, s, c, blocks, NULL, t->stream, err);
+    if (st != SE_OK) {
+        se_instance_destroy(&traced);
+        return st;
+    }
+    size_t n = (size_t)(c->shape.rows * c->shape.cols);
+    float *y = malloc(n * sizeof *y);
+    se_trace tr = {malloc((size_t)tb.cap * sizeof *tr.v), 0};
+    se_trace_rec *raw = malloc((size_t)tb.cap * sizeof *raw);
+    int32_t count = 0;
+    if (!y || !tr.v || !raw)
+        st = se_fail(err, SE_ERR_NOMEM, "traces: out of memory");
+    /* A warm-up invocation, then the recorded one. */
+    for (int k = 0; k < 2 && st == SE_OK; k++) {
+        if (cudaMemsetAsync(tb.count, 0, sizeof(int32_t), t->stream) != cudaSuccess)
+            st = se_fail(err, SE_ERR_CUDA, "resetting the trace counter failed");
+        if (st == SE_OK)
+            st = se_instance_enqueue(&traced, t->stream, err);
+        if (st == SE_OK && cudaStreamSynchronize(t->stream) != cudaSuccess)
+            st = se_fail(err, SE_ERR_CUDA, "traced %s: %s", se_strategy_get(s)->name,
+                         cudaGetErrorString(cudaGetLastError()));
+    }
+    if (st == SE_OK && (cudaMemcpy(&count, tb.count, sizeof count, cudaMemcpyDeviceToHost) != cudaSuccess ||
+                        cudaMemcpy(raw, tb.rec, (size_t)(count < tb.cap ? count : tb.cap) * sizeof *raw,
+                                   cudaMemcpyDeviceToHost) != cudaSuccess ||
+                        cudaMemcpy(y, c->y, n * sizeof *y, cudaMemcpyDeviceToHost) != cudaSuccess))
+        st = se_fail(err, SE_ERR_CUDA, "copying the trace back failed");
+    char id[128], rel[200], line[300], hex[65];
+    snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", c->shape.rows, c->shape.cols,
+             se_strategy_get(s)->name);
+    if (st == SE_OK) {
+        tr.n = (size_t)(count < tb.cap ? count : tb.cap);
+        for (size_t i = 0; i < tr.n; i++) {
+            tr.v[i].task = raw[i].task;
+            tr.v[i].block = raw[i].block;
+            tr.v[i].sm = raw[i].sm;
+            tr.v[i].start_ns = raw[i].start_ns;
+            tr.v[i].end_ns = raw[i].end_ns;
+        }
+        snprintf(rel, sizeof rel, "traces/%s.csv", id);
+        FILE *f;
+        st = se_rundir_fopen(&rs->rd, rel, &f, err);
+        if (st == SE_OK) {
+            st = se_trace_write(f, &g, (se_trace_kind)kind, &tr, err);
+            se_status st2 = se_rundir_fclose(f, rel, err);
+            st = st == SE_OK ? st2 : st;
+        }
+    }
+    if (st == SE_OK) {
+        unsigned char d[32];
+        st = se_sha256_buffer(y, n * sizeof *y, d, err);
+        se_hex32(d, hex);
+        snprintf(line, sizeof line, "%s,%d,%d,%s\n", id, (int)count,
+                 count > tb.cap ? (int)(count - tb.cap) : 0, hex);
+        if (st == SE_OK)
+            st = append_output_line(rs, line, err);
+    }
+    se_timed a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.inst = &plain;
+    b.inst = &traced;
+    if (st == SE_OK)
+        st = se_time_pair(t, &a, &b, tb.count, sizeof(int32_t), p->device.samples,
+                          p->device.warmup, err);
+    for (int k = 0; k < 2 && st == SE_OK; k++) {
+        snprintf(rel, sizeof rel, "traces/%s.%s.csv", id, k ? "traced" : "untraced");
+        FILE *f;
+        st = se_rundir_fopen(&rs->rd, rel, &f, err);
+        if (st == SE_OK) {
+            st = se_samples_write(f, (k ? &b : &a)->scope, 1, err);
+            se_status st2 = se_rundir_fclose(f, rel, err);
+            st = st == SE_OK ? st2 : st;
+        }
+    }
+    se_sample_set_free(&a.scope[0]);
+    se_sample_set_free(&b.scope[0]);
+    free(y);
+    free(raw);
+    se_trace_free(&tr);
+    se_instance_destroy(&traced);
+    se_instance_destroy(&plain);
+    return st;
+}
+
+/* The traced runs of one shape, separate from its timed runs. */
+static se_status trace_shape(run_state *rs, se_case *c, se_timer *t, se_err *err)
+{
+    const se_protocol *p = rs->p;
+    se_taskgeom g = se_taskgeom_make(c->shape.rows, c->shape.cols, p->tile);
+    /* Room for every task twice, so that duplicates are recorded too. */
+    se_trace_buf tb = {NULL, NULL, (int32_t)(2 * (g.total > g.rows ? g.total : g.rows) + 64)};
+    if (cudaMalloc((void **)&tb.rec, (size_t)tb.cap * sizeof *tb.rec) != cudaSuccess ||
+        cudaMalloc((void **)&tb.count, sizeof(int32_t)) != cudaSuccess) {
+        cudaFree(tb.rec);
+        return se_fail(err, SE_ERR_CUDA, "shape %s: allocating the trace buffer failed",
+                       c->shape.spec);
+    }
+    se_status st = SE_OK;
+    for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++)
+        if (((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0)
+            st = trace_strategy(rs, c, (se_strategy)s, tb, t, err);
+    cudaFree(tb.rec);
+    cudaFree(tb.count);
     return st;
 }
 
@@ -380,6 +516,21 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
     if (st == SE_OK)
         st = se_summary_build(rs->p, kept_source, rs, summary, err);
     if (st == SE_OK)
+        st = se_rundir_write(&rs->rd, "traces/outputs.csv", rs->trace_outputs ? rs->trace_outputs : "",
+                             rs->trace_outputs_len, err);
+    size_t trace_failures = 0;
+    if (st == SE_OK) {
+        /* Built from the files just written, exactly as verify rebuilds it. */
+        j = NULL;
+        st = se_traces_report(rs->p, rs->rd.tmp, stderr, &j, &trace_failures, err);
+        if (st == SE_OK)
+            st = se_rundir_write_json(&rs->rd, "traces.json", j, err);
+        json_decref(j);
+        if (st == SE_OK && trace_failures)
+            fprintf(stderr, "warning: %zu traces fail their checks (listed above); the run "
+                    "is kept as evidence and verify will fail it\n", trace_failures);
+    }
+    if (st == SE_OK)
         st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
     json_t *sources = json_array();
     if (st == SE_OK)
@@ -389,12 +540,13 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
         return st;
     }
     utc_now(rs->finished, sizeof rs->finished);
-    j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o, s:s, s:s}",
+    j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o, s:b, s:s, s:s}",
                   "format", "softmax-evidence-run", "version", 1, "run_id", rs->rd.id,
                   "started_utc", rs->started, "finished_utc", rs->finished, "status", "complete",
                   "protocol", "source", src->name, "source_sha256", srchex, "bundle_copy",
                   "protocol.json", "bundle_copy_sha256", phex, "arrays_saved",
-                  rs->o->save_arrays, "source_files", sources, "interleaving",
+                  rs->o->save_arrays, "source_files", sources, "blocking_kernel",
+                  !rs->o->no_blocking_kernel, "interleaving",
                   "per round, items in a Fisher-Yates order from se_rng_seed(order_seed ^ "
                   "case_index << 40 ^ scope << 32 ^ round); each sample records its round and "
                   "position",
@@ -475,6 +627,8 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
             st = se_fail(err, SE_ERR_IO, "interrupted");
         if (st == SE_OK)
             st = time_shape(rs, i, &c, cudnn, t, err);
+        if (st == SE_OK)
+            st = trace_shape(rs, &c, t, err);
         if (st == SE_OK && se_rundir_interrupted())
             st = se_fail(err, SE_ERR_IO, "interrupted");
         se_case_release(&c, &h);
@@ -512,7 +666,7 @@ se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_proto
     if (st == SE_OK)
         st = se_cudnn_create(&cudnn, stream, err);
     if (st == SE_OK)
-        st = se_timer_init(&t, stream, p->throttle_fraction, o->quiet, err);
+        st = se_timer_init(&t, stream, p->throttle_fraction, o->quiet, !o->no_blocking_kernel, err);
     if (st == SE_OK)
         st = se_timer_resolution(&t, &rs.timer_step_ns, &rs.timer_mean_ns, err);
     if (st == SE_OK) {
@@ -568,5 +722,6 @@ se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_proto
             se_sample_set_free(&rs.kept[i].scopes[sc]);
     free(rs.kept);
     free(rs.results);
+    free(rs.trace_outputs);
     return st;
 }

@@ -49,9 +49,10 @@ static se_status push_sample(se_sample_set *s, const se_sample *x, se_err *err)
 }
 
 se_status se_timer_init(se_timer *t, cudaStream_t stream, double throttle_fraction, int quiet,
-                        se_err *err)
+                        int blocking, se_err *err)
 {
     memset(t, 0, sizeof *t);
+    t->blocking = blocking;
     t->stream = stream;
     t->throttle_fraction = throttle_fraction;
     t->quiet = quiet;
@@ -123,6 +124,8 @@ static se_status probe_clock(se_timer *t, double *mhz, se_err *err)
  * behind it until release_and_time lets it go. */
 static se_status hold_stream(se_timer *t, se_err *err)
 {
+    if (!t->blocking)
+        return SE_OK;
     *t->release_host = 0;
     *t->timed_out_host = 0;
     __sync_synchronize();
@@ -342,6 +345,31 @@ se_status se_time_controls(se_timer *t, const se_protocol *p, int sm_count, int 
         cudaGraphExecDestroy(c.empty_exec);
     if (g)
         cudaGraphDestroy(g);
+    return st;
+}
+
+se_status se_time_pair(se_timer *t, se_timed *a, se_timed *b, void *reset, size_t reset_bytes,
+                       int n, int warmup, se_err *err)
+{
+    se_status st = SE_OK;
+    for (int r = -warmup; r < n && st == SE_OK; r++) {
+        for (int k = 0; k < 2 && st == SE_OK; k++) {
+            se_timed *it = ((r & 1) ? 1 - k : k) == 0 ? a : b;
+            se_sample s = {0};
+            if (it == b && cudaMemsetAsync(reset, 0, reset_bytes, t->stream) != cudaSuccess)
+                return se_fail(err, SE_ERR_CUDA, "resetting the trace counter failed");
+            st = probe_clock(t, &s.sm_mhz, err);
+            if (st == SE_OK)
+                st = take(t, it, SE_SCOPE_DEVICE, 1, &s.ns, err);
+            if (st != SE_OK || r < 0)
+                continue;
+            s.seq = t->seq++;
+            s.round = r;
+            s.position = k;
+            s.throttled = s.sm_mhz < t->throttle_fraction * t->peak_mhz;
+            st = push_sample(&it->scope[SE_SCOPE_DEVICE], &s, err);
+        }
+    }
     return st;
 }
 

@@ -48,13 +48,14 @@ typedef struct se_timer {
     long long probe_cycles;
     int64_t seq;
     int quiet;
+    int blocking;                /* hold the stream with the blocking kernel (default) */
     /* progress */
     size_t units_done, units_total;
     double started_s;
 } se_timer;
 
 se_status se_timer_init(se_timer *t, cudaStream_t stream, double throttle_fraction, int quiet,
-                        se_err *err);
+                        int blocking, se_err *err);
 void se_timer_destroy(se_timer *t);
 
 /* Times every item of one case in every scope of the protocol, items
@@ -70,6 +71,14 @@ se_status se_time_case(se_timer *t, const se_protocol *p, int case_index, se_tim
  * items must hold 4 entries, filled here (device scope only). */
 se_status se_time_controls(se_timer *t, const se_protocol *p, int sm_count, int coop_blocks,
                            se_timed *items, se_err *err);
+
+/* Tracing cost: `n` rounds of one device-scope sample (L2 warm) of a and
+ * one of b, the order alternating by round, after `warmup` of each. Before
+ * every sample of b the `reset_bytes` at `reset` (its trace counter) are
+ * zeroed outside the timed region. Samples go to a->scope[0] and
+ * b->scope[0]. */
+se_status se_time_pair(se_timer *t, se_timed *a, se_timed *b, void *reset, size_t reset_bytes,
+                       int n, int warmup, se_err *err);
 
 /* Smallest and mean step of %globaltimer, nanoseconds. */
 se_status se_timer_resolution(se_timer *t, double *smallest_ns, double *mean_ns, se_err *err);

@@ -73,6 +73,52 @@ printf '\x7f' | dd of="$work/run/$arr" bs=1 seek=3 conv=notrunc status=none
 rehash "$arr"
 check "output array edited, manifest rewritten" 1 "field 'output_sha256' does not match $arr" -- "$work/run"
 
+trace=traces/4096x4096.megakernel.csv
+fresh   # a trace record moved earlier: a consumer now starts before its producer ended
+line=$(grep -n ',B,5,0,' "$work/run/$trace" | head -1 | cut -d: -f1)
+IFS=, read -r f1 f2 f3 f4 f5 f6 start end <<<"$(sed -n "${line}p" "$work/run/$trace")"
+sed -i "${line}s/.*/$f1,$f2,$f3,$f4,$f5,$f6,$((start - 100000)),$end/" "$work/run/$trace"
+check "edited trace" 1 "mismatch: $trace" -- "$work/run"
+rehash "$trace"
+check "edited trace, manifest rewritten: ordering check" 1 "consumer started before its producer ended" -- "$work/run"
+check "edited trace, manifest rewritten: names the trace" 1 "$trace: consumer started before its producer ended: {\"producer\":\"A(5," -- "$work/run"
+
+fresh   # a task removed from a trace
+line=$(grep -n ',C,7,0,' "$work/run/$trace" | head -1 | cut -d: -f1)
+sed -i "${line}d" "$work/run/$trace"
+rehash "$trace"
+check "task removed from a trace" 1 "$trace: missing task: \"C(7,0)\"" -- "$work/run"
+
+fresh   # a task duplicated in a fusion trace
+ftrace=traces/32x4096.fusion.csv
+sed -n 2p "$work/run/$ftrace" >> "$work/run/$ftrace"
+rehash "$ftrace"
+check "task duplicated in a trace" 1 "$ftrace: duplicated task" -- "$work/run"
+
+# Export: Chrome trace-event JSON with one slice per task.
+out=$("$bin" trace "$ref" 4096x4096.megakernel -o "$work/mk.json" 2>&1); rc=$?
+slices=$(grep -o '"ph":"X"' "$work/mk.json" | wc -l)
+if [ $rc -eq 0 ] && [ "$slices" -eq 20480 ] && grep -q "tasks: 20480 expected, 20480 recorded, 0 missing, 0 duplicated" <<<"$out"; then
+    echo "ok: trace export has one slice per task"; passes=$((passes + 1))
+else
+    echo "FAIL: trace export: exit $rc, $slices slices"; echo "$out"; fails=$((fails + 1))
+fi
+if command -v python3 >/dev/null && ! python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len([e for e in d["traceEvents"] if e["ph"]=="X"])==20480' "$work/mk.json"; then
+    echo "FAIL: the exported JSON does not parse as JSON with 20480 slices"; fails=$((fails + 1))
+fi
+out=$("$bin" trace "$ref" 4096x4096.cudnn -o "$work/x.json" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "no traced case '4096x4096.cudnn'" <<<"$out" && [ ! -e "$work/x.json" ]; then
+    echo "ok: trace of an untraced case is refused"; passes=$((passes + 1))
+else
+    echo "FAIL: trace of cudnn: exit $rc: $out"; fails=$((fails + 1))
+fi
+out=$("$bin" trace "$ref" 4096x4096.fusion 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "missing -o FILE.json" <<<"$out"; then
+    echo "ok: trace without -o is refused"; passes=$((passes + 1))
+else
+    echo "FAIL: trace without -o: exit $rc: $out"; fails=$((fails + 1))
+fi
+
 check "not a run directory" 5 "not a directory" -- "$work/nonexistent"
 
 echo "$passes passed, $fails failed"

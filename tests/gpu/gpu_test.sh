@@ -35,13 +35,20 @@ refuse)
     echo "$out"
     [ "$rc" -eq "$want_rc" ] && grep -qF -- "$want" <<<"$out" || { echo "FAIL: want exit $want_rc and '$want'"; exit 1; }
     ;;
-sanitize)
+sanitize|sanitize-run)
+    # sanitize: validation only; sanitize-run: a whole run of a small protocol
+    # (validation, timing without the blocking kernel, traces, bundle).
     tool=$1; bin=$2; shift 2
     has_gpu "$bin"
     sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
     [ -x "$sanitizer" ] || skip "compute-sanitizer not found"
-    log=$(mktemp); trap 'rm -f "$log"' EXIT
-    "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" run --quiet --validate-only "$@" >"$log" 2>&1
+    log=$(mktemp); runs=$(mktemp -d); trap 'rm -rf "$log" "$runs"' EXIT
+    if [ "$mode" = sanitize ]; then
+        set -- run --quiet --validate-only "$@"
+    else
+        set -- run --quiet --no-blocking-kernel --runs-dir "$runs" --protocol "$@"
+    fi
+    "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
     summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "kernels.h"
+#include "tile_ops.cuh"
 
 #include "../outliers.h"
 
@@ -65,8 +66,10 @@ static __device__ void se_row_scale(const float *xr, int64_t cols, double eps, f
 }
 
 __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock(const float *x, float *y,
-                                                                int64_t cols, double eps)
+                                                                int64_t cols, double eps,
+                                                                se_trace_buf trace)
 {
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
     __shared__ double red_d[SE_ROW_WARPS];
     __shared__ float red_f[SE_ROW_WARPS];
     const float *xr = x + (int64_t)blockIdx.x * cols;
@@ -82,6 +85,11 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock(const float *x, 
     float inv_l = (float)(1.0 / l);
     for (int64_t c = threadIdx.x; c < cols; c += SE_ROW_THREADS)
         yr[c] = expf(s * xr[c] - m) * inv_l;
+    if (trace.rec) {
+        __syncthreads();
+        if (threadIdx.x == 0)
+            se_trace_record(&trace, blockIdx.x, t0);
+    }
 }
 
 __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_prescale(const float *x, float *xs,
@@ -107,10 +115,10 @@ __global__ void se_k_outliers(float *x, int64_t rows, int64_t cols, uint64_t see
 }
 
 extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t rows,
-                                             int64_t cols, double eps, cudaStream_t stream,
-                                             se_err *err)
+                                             int64_t cols, double eps, se_trace_buf trace,
+                                             cudaStream_t stream, se_err *err)
 {
-    se_k_rowblock<<<(unsigned)rows, SE_ROW_THREADS, 0, stream>>>(x, y, cols, eps);
+    se_k_rowblock<<<(unsigned)rows, SE_ROW_THREADS, 0, stream>>>(x, y, cols, eps, trace);
     SE_CUDA_LAUNCHED("se_k_rowblock");
     return SE_OK;
 }

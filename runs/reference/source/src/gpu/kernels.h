@@ -22,6 +22,27 @@ extern "C" {
  * it, so the four tiled strategies share it to stay bitwise identical. */
 #define SE_TILE_THREADS 256
 
+/* One traced task: which task, where it ran, and when (%globaltimer, ns).
+ * For the tiled strategies `task` is the task id of taskgraph.h; for
+ * rowblock it is the row. */
+typedef struct se_trace_rec {
+    int32_t task;
+    int32_t block;
+    int32_t sm;
+    int32_t reserved;
+    uint64_t start_ns;
+    uint64_t end_ns;
+} se_trace_rec;
+
+/* Where traced kernels append their records: `count` is bumped atomically
+ * for every record, also past `cap` (records beyond cap are dropped and the
+ * count tells how many there were). */
+typedef struct se_trace_buf {
+    se_trace_rec *rec;
+    int32_t *count;
+    int32_t cap;
+} se_trace_buf;
+
 /* Everything a tiled strategy reads and writes on the device. */
 typedef struct se_gpu_problem {
     const float *x;        /* rows x cols input, row-major */
@@ -38,6 +59,7 @@ typedef struct se_gpu_problem {
     int32_t *queue;        /* [total_tasks] megakernel: ready-task slots */
     int32_t *counters;     /* [2 * rows] megakernel: A and C completions per row */
     int32_t *head_tail;    /* [2] megakernel: next slot to pop, next slot to push */
+    se_trace_buf trace;    /* trace.rec NULL: untraced (the timed runs) */
 } se_gpu_problem;
 
 /* stream / graph: one launch per phase, A, B, C, D, E (five launches). */
@@ -60,9 +82,11 @@ typedef enum se_coop_kernel { SE_COOP_FUSION = 0, SE_COOP_MEGAKERNEL = 1 } se_co
  * (occupancy per SM times the SM count): the cooperative launch limit. */
 se_status se_gpu_coop_max_blocks(se_coop_kernel kernel, int *max_blocks, se_err *err);
 
-/* rowblock control: one block of 1024 threads per row, not tiled. */
+/* rowblock control: one block of 1024 threads per row, not tiled; traced
+ * (one record per row) when trace.rec is not NULL. */
 se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t rows, int64_t cols,
-                                  double eps, cudaStream_t stream, se_err *err);
+                                  double eps, se_trace_buf trace, cudaStream_t stream,
+                                  se_err *err);
 
 /* cuDNN's input: xs = s_r * x, one block per row. */
 se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64_t cols,

@@ -94,6 +94,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel(const __grid_
         int task = s_task;
         if (task < 0)
             break;
+        uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
 
         int phase;
         int64_t row, tile;
@@ -106,6 +107,10 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel(const __grid_
         default: se_tile_e(&p, row, tile); break;
         }
         __syncthreads();
+        /* The trace record ends before the release, so a consumer's start is
+         * always later than its producer's end. */
+        if (p.trace.rec && threadIdx.x == 0)
+            se_trace_record(&p.trace, task, t0);
 
         se_release rel = se_task_release(&g, task);
         if (threadIdx.x == 0) {

@@ -1,0 +1,92 @@
+/*
+ * trace.h - dependency traces: the records a traced run writes (one per
+ * task: which task, which block and SM, %globaltimer start and end), their
+ * file format, the checks that prove a strategy respected its dependencies,
+ * the per-trace summary, and the export to Chrome trace-event JSON.
+ */
+#ifndef SE_TRACE_H
+#define SE_TRACE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../protocol.h"
+#include "../se_common.h"
+#include "../taskgraph.h"
+#include "samples.h"
+
+#define SE_TRACE_HEADER "task,phase,row,tile,block,sm,start_ns,end_ns"
+
+/* How a trace is checked. */
+typedef enum se_trace_kind {
+    SE_TRACE_PHASED,  /* stream, graph, fusion: dependencies and grid-wide phase barriers */
+    SE_TRACE_TASKS,   /* megakernel: dependencies only (rows may pipeline) */
+    SE_TRACE_ROWS     /* rowblock: one task per row, no dependencies */
+} se_trace_kind;
+
+/* SM ids at or above this are invalid records. */
+#define SE_TRACE_MAX_SM 4096
+
+typedef struct se_trace_task {
+    int64_t task;
+    int block, sm;
+    uint64_t start_ns, end_ns;
+    char col_phase[4];      /* as read from a file; empty for records built in memory */
+    int64_t col_row, col_tile;
+} se_trace_task;
+
+typedef struct se_trace {
+    se_trace_task *v;
+    size_t n;
+} se_trace;
+
+/* The traced strategies (se_strategy values) and how each is checked;
+ * cuDNN cannot be traced. Returns -1 for a strategy without a trace. */
+int se_trace_kind_of(int strategy);
+
+/* "A(3,17)", "B(3)", or "row(3)" for rowblock. */
+void se_trace_task_name(const se_taskgeom *g, se_trace_kind kind, int64_t task, char *buf,
+                        size_t size);
+
+/* Writes records as CSV, in the order they were recorded. */
+se_status se_trace_write(FILE *f, const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
+                         se_err *err);
+
+/* Reads a trace file; `name` prefixes messages, which give the line. */
+se_status se_trace_read(FILE *f, const char *name, se_trace *t, se_err *err);
+
+void se_trace_free(se_trace *t);
+
+/* Checks coverage (every expected task exactly once), ordering (every
+ * dependency edge: consumer start >= producer end; for SE_TRACE_PHASED also
+ * no task of a phase starts before every task of the previous phase ended)
+ * and summarizes (phase spans, tasks per SM, idle time between tasks per
+ * SM, and the share of later-phase work done while the previous phase was
+ * still running somewhere). Returns the report as JSON; *ok is 1 when
+ * nothing is missing, duplicated or out of order. Problems are also listed
+ * on out (if not NULL), prefixed with `name`. */
+se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
+                         const char *name, FILE *out, json_t **report, int *ok, se_err *err);
+
+/* Chrome trace-event JSON (Perfetto, chrome://tracing): one track per SM,
+ * one complete event ("ph":"X") per task named by phase, row and tile, with
+ * block, task and times in its args; microseconds from the trace's first
+ * start. */
+se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
+                          const char *title, json_t **out, se_err *err);
+
+#endif
+
+/* The traces of a run directory: every traced (shape, strategy) of the
+ * protocol, read from traces/<case>.csv and checked, with the tracing cost
+ * from traces/<case>.untraced.csv and .traced.csv, the traced run's output
+ * hash from traces/outputs.csv, and the %globaltimer resolution from
+ * environment.json. The run writes traces.json with this; verify recomputes
+ * it. *failures counts traces that fail their checks (each is also listed on
+ * out). Missing files are errors naming them. */
+se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, json_t **report,
+                           size_t *failures, se_err *err);
+
+#define SE_TRACES_FORMAT "softmax-evidence-traces"
