@@ -4,7 +4,8 @@
 # with the CUDA installation. Installs only what is missing.
 set -euo pipefail
 
-packages=(cmake ninja-build pkg-config gcc libc6-dev libssl-dev libcmocka-dev libjansson-dev)
+packages=(cmake ninja-build pkg-config gcc libc6-dev libssl-dev libcmocka-dev libjansson-dev
+          gnuplot-nox chromium fonts-dejavu-core)
 
 missing=()
 for p in "${packages[@]}"; do

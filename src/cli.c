@@ -53,6 +53,9 @@ void se_cli_usage(FILE *out)
             "usage: softmax-evidence run [options]\n"
             "       softmax-evidence verify RUN_DIR [--strict]\n"
             "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
+            "       softmax-evidence figures RUN_DIR OUT_DIR\n"
+            "       softmax-evidence site RUN_DIR OUT_DIR\n"
+            "       softmax-evidence profile RUN_DIR [--reparse]\n"
             "       softmax-evidence --help | --version\n"
             "\n"
             "run: on a GPU, computes the RMS-scaled softmax with every strategy on every\n"
@@ -66,6 +69,13 @@ void se_cli_usage(FILE *out)
             "but not present.\n"
             "trace: writes one trace of a run (CASE = <rows>x<cols>.<strategy>) as Chrome\n"
             "trace-event JSON for Perfetto, and prints its checks and summary.\n"
+            "figures: verifies a run, then draws its figures (SVG and PNG, with gnuplot)\n"
+            "and writes report.md, report.html and provenance.json into OUT_DIR.\n"
+            "site: verifies a run and builds a static evidence site (HTML, CSS, figures,\n"
+            "selected run files, SITE_MANIFEST.sha256); verify also accepts a site.\n"
+            "profile: on a GPU, runs Nsight Compute over every kernel of every strategy on\n"
+            "the run's shapes, saves the counters as CSV in the run directory and updates\n"
+            "its manifest; --reparse rebuilds them from the run's saved ncu CSV (no GPU).\n"
             "\n"
             "Exit status: 0 all passed, 1 a validation or verification failed, 2 bad\n"
             "argument, 3 a device or memory limit, or no CUDA device, 4 a CUDA error,\n"
@@ -181,6 +191,31 @@ static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_
     return se_parse_shape_list(shapes, o->tile, &o->shapes, &o->n_shapes, err);
 }
 
+/* Commands that take `want` directory arguments and no options. */
+static se_status parse_dirs(int argc, char **argv, se_command cmd, int want, const char *usage,
+                            se_cli *cli, se_err *err)
+{
+    cli->cmd = cmd;
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    for (int k = 0; k < argc; k++) {
+        if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        }
+        if (argv[k][0] == '-' || !argv[k][0])
+            return se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
+        if (npos == want)
+            return se_fail(err, SE_ERR_USAGE, "%s (unexpected argument '%s')", usage, argv[k]);
+        pos[npos++] = argv[k];
+    }
+    if (npos < want)
+        return se_fail(err, SE_ERR_USAGE, "%s", usage);
+    cli->dirs.dir = pos[0];
+    cli->dirs.out_dir = pos[1];
+    return SE_OK;
+}
+
 static se_status parse_trace(int argc, char **argv, se_cli *cli, se_err *err)
 {
     cli->cmd = SE_CMD_TRACE;
@@ -256,6 +291,24 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (strcmp(cmd, "trace") == 0)
         return parse_trace(argc - 2, argv + 2, cli, err);
+    if (strcmp(cmd, "figures") == 0)
+        return parse_dirs(argc - 2, argv + 2, SE_CMD_FIGURES, 2,
+                          "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR", cli, err);
+    if (strcmp(cmd, "site") == 0)
+        return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
+                          "site: usage: softmax-evidence site RUN_DIR OUT_DIR", cli, err);
+    if (strcmp(cmd, "profile") == 0) {
+        int n = argc - 2;
+        if (n > 0 && strcmp(argv[argc - 1], "--reparse") == 0) {
+            cli->dirs.reparse = 1;
+            n--;
+        }
+        return parse_dirs(n, argv + 2, SE_CMD_PROFILE, 1,
+                          "profile: usage: softmax-evidence profile RUN_DIR [--reparse]", cli, err);
+    }
+    if (strcmp(cmd, "profile-target") == 0)
+        return parse_dirs(argc - 2, argv + 2, SE_CMD_PROFILE_TARGET, 1,
+                          "profile-target: internal; usage: profile-target RUN_DIR", cli, err);
     return se_fail(err, SE_ERR_USAGE, "unknown command '%s'; try 'softmax-evidence --help'", cmd);
 }
 

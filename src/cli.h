@@ -24,7 +24,17 @@ extern "C" {
 #define SE_DEFAULT_EPS 1e-6
 #define SE_DEFAULT_INVOCATIONS 2
 
-typedef enum se_command { SE_CMD_HELP, SE_CMD_VERSION, SE_CMD_RUN, SE_CMD_VERIFY, SE_CMD_TRACE } se_command;
+typedef enum se_command {
+    SE_CMD_HELP,
+    SE_CMD_VERSION,
+    SE_CMD_RUN,
+    SE_CMD_VERIFY,
+    SE_CMD_TRACE,
+    SE_CMD_FIGURES,
+    SE_CMD_SITE,
+    SE_CMD_PROFILE,
+    SE_CMD_PROFILE_TARGET /* internal: what `profile` runs under Nsight Compute */
+} se_command;
 
 /* Bits of se_run_opts.given: which workload options the command line set
  * (they override the protocol's values). */
@@ -69,6 +79,13 @@ typedef struct se_trace_opts {
     const char *output;  /* -o FILE.json */
 } se_trace_opts;
 
+/* figures RUN_DIR OUT_DIR; profile RUN_DIR; profile-target RUN_DIR. */
+typedef struct se_dir_opts {
+    const char *dir;
+    const char *out_dir;
+    int reparse;   /* profile --reparse */
+} se_dir_opts;
+
 typedef struct se_verify_opts {
     const char *dir;  /* a run directory */
     int strict;       /* --strict: remote-only files fail too */
@@ -79,6 +96,7 @@ typedef struct se_cli {
     se_run_opts run;
     se_verify_opts verify;
     se_trace_opts trace;
+    se_dir_opts dirs;
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on

@@ -11,6 +11,9 @@
 #include "bundle/verify.h"
 #include "cli.h"
 #include "overrides.h"
+#include "report/figures.h"
+#include "run/profile.h"
+#include "site/site.h"
 #include "protocol.h"
 #include "run/runner.h"
 #include "run/validate.h"
@@ -49,25 +52,22 @@ static se_status load_protocol(const se_run_opts *o, se_protocol *p, se_protocol
     return st;
 }
 
-static se_status cmd_run(const se_run_opts *o, int argc, char **argv)
+static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *err)
 {
-    se_err err = {{0}};
     se_protocol p;
     se_protocol_source src;
     char name[4200];
-    se_status st = load_protocol(o, &p, &src, name, sizeof name, &err);
+    se_status st = load_protocol(o, &p, &src, name, sizeof name, err);
     if (st == SE_OK) {
         if (o->validate_only) {
             se_validation_run run;
-            st = se_validate_run(&p, o, stdout, &run, &err);
+            st = se_validate_run(&p, o, stdout, &run, err);
             se_validation_run_free(&run);
         } else {
-            st = se_run_main(&p, o, &src, argc, argv, stdout, &err);
+            st = se_run_main(&p, o, &src, argc, argv, stdout, err);
         }
         se_protocol_free(&p);
     }
-    if (st != SE_OK)
-        fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
     return st;
 }
 
@@ -88,19 +88,30 @@ int main(int argc, char **argv)
         printf("softmax-evidence %s\n", SE_VERSION);
         break;
     case SE_CMD_RUN:
-        st = cmd_run(&cli.run, argc, argv);
+        st = cmd_run(&cli.run, argc, argv, &err);
+        break;
+    case SE_CMD_FIGURES:
+        st = se_figures_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
+        break;
+    case SE_CMD_SITE:
+        st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
+        break;
+    case SE_CMD_PROFILE:
+        st = cli.dirs.reparse ? se_profile_reparse(cli.dirs.dir, stdout, &err)
+                              : se_profile_main(cli.dirs.dir, "/proc/self/exe", stdout, &err);
+        break;
+    case SE_CMD_PROFILE_TARGET:
+        st = se_profile_target(cli.dirs.dir, &err);
         break;
     case SE_CMD_TRACE:
         st = se_trace_export(cli.trace.dir, cli.trace.case_id, cli.trace.output, stdout, &err);
-        if (st != SE_OK)
-            fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
         break;
     case SE_CMD_VERIFY:
         st = se_verify_run(cli.verify.dir, cli.verify.strict, stdout, &err);
-        if (st != SE_OK)
-            fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
         break;
     }
+    if (st != SE_OK)
+        fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
     se_cli_free(&cli);
     return se_exit_code(st);
 }

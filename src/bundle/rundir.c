@@ -6,7 +6,6 @@
 #include "rundir.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "manifest.h"
 
 static volatile sig_atomic_t interrupted;
@@ -29,32 +29,13 @@ int se_rundir_interrupted(void)
     return interrupted != 0;
 }
 
-/* mkdir -p */
-static se_status make_dirs(const char *path, se_err *err)
-{
-    char buf[4200];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; ; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return se_fail(err, SE_ERR_IO, "cannot create folder %s: %s", buf, strerror(errno));
-            *p = c;
-            if (c == '\0')
-                break;
-        }
-    }
-    return SE_OK;
-}
-
 se_status se_rundir_begin(se_rundir *rd, const char *runs, se_err *err)
 {
     memset(rd, 0, sizeof *rd);
     if (strlen(runs) >= sizeof rd->runs - 64)
         return se_fail(err, SE_ERR_USAGE, "--runs-dir: path too long");
     snprintf(rd->runs, sizeof rd->runs, "%s", runs);
-    se_status st = make_dirs(runs, err);
+    se_status st = se_mkdirs(runs, err);
     if (st != SE_OK)
         return se_fail(err, SE_ERR_IO, "runs folder %s cannot be created: %s", runs, strerror(errno));
     struct stat sb;
@@ -97,7 +78,7 @@ se_status se_rundir_fopen(const se_rundir *rd, const char *rel, FILE **f, se_err
     se_rundir_path(rd, rel, path, sizeof path);
     char *slash = strrchr(path, '/');
     *slash = '\0';
-    se_status st = make_dirs(path, err);
+    se_status st = se_mkdirs(path, err);
     *slash = '/';
     if (st != SE_OK)
         return st;
@@ -165,18 +146,10 @@ se_status se_rundir_finish(se_rundir *rd, se_err *err)
     return SE_OK;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 void se_rundir_abort(se_rundir *rd)
 {
     if (!rd->open)
         return;
-    nftw(rd->tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    se_remove_tree(rd->tmp);
     rd->open = 0;
 }

@@ -549,6 +549,76 @@ static double timer_resolution(const char *dir)
     return r;
 }
 
+se_status se_trace_case_report(const se_protocol *p, const char *dir, const se_shape *sh,
+                               int strategy, FILE *out, json_t **entry, json_t **cost, int *ok,
+                               se_err *err)
+{
+    se_taskgeom g = se_taskgeom_make(sh->rows, sh->cols, p->tile);
+    int kind = se_trace_kind_of(strategy);
+    const char *name = se_strategy_get((se_strategy)strategy)->name;
+    char id[128], rel[200], urel[220], trel[220];
+    snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", sh->rows, sh->cols, name);
+    snprintf(rel, sizeof rel, "traces/%s.csv", id);
+    snprintf(urel, sizeof urel, "traces/%s.untraced.csv", id);
+    snprintf(trel, sizeof trel, "traces/%s.traced.csv", id);
+    *entry = *cost = NULL;
+    FILE *f;
+    se_trace t;
+    se_status st = open_in(dir, rel, &f, err);
+    if (st != SE_OK)
+        return st;
+    st = se_trace_read(f, rel, &t, err);
+    fclose(f);
+    if (st != SE_OK)
+        return st;
+    json_t *rep = NULL, *outl = NULL;
+    st = se_trace_check(&g, (se_trace_kind)kind, &t, rel, out, &rep, ok, err);
+    se_trace_free(&t);
+    if (st == SE_OK)
+        st = output_line(dir, id, &outl, err);
+    double mu = 0, mt = 0;
+    size_t nu = 0, nt = 0;
+    if (st == SE_OK)
+        st = file_median(dir, urel, &mu, &nu, err);
+    if (st == SE_OK)
+        st = file_median(dir, trel, &mt, &nt, err);
+    if (st != SE_OK) {
+        json_decref(rep);
+        json_decref(outl);
+        return st;
+    }
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s}", "case", id, "shape", sh->spec, "strategy", name,
+                          "file", rel);
+    json_object_update(e, outl);
+    json_object_update(e, rep);
+    json_decref(outl);
+    json_decref(rep);
+    *entry = e;
+    *cost = json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "case", id,
+                      "untraced_samples_file", urel, "traced_samples_file", trel, "samples",
+                      (json_int_t)nt, "untraced_median_ns", mu, "traced_median_ns", mt,
+                      "overhead_ns", mt - mu, "overhead_fraction", mu > 0 ? (mt - mu) / mu : 0.0);
+    return SE_OK;
+}
+
+/* The overlap summary of one entry. */
+static json_t *overlap_item(const json_t *entry)
+{
+    return json_pack("{s:O, s:O, s:O}", "shape", json_object_get(entry, "shape"), "strategy",
+                     json_object_get(entry, "strategy"), "fraction",
+                     json_object_get(json_object_get(entry, "overlap"), "fraction"));
+}
+
+json_t *se_trace_overlap_item(const json_t *entry)
+{
+    return overlap_item(entry);
+}
+
+double se_trace_timer_resolution(const char *dir)
+{
+    return timer_resolution(dir);
+}
+
 se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, json_t **report,
                            size_t *failures, se_err *err)
 {
@@ -556,62 +626,20 @@ se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, jso
     se_status st = SE_OK;
     *failures = 0;
     for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++) {
-        const se_shape *sh = &p->shapes[i];
-        se_taskgeom g = se_taskgeom_make(sh->rows, sh->cols, p->tile);
         for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
             int kind = se_trace_kind_of(s);
             if (!((p->strategies >> s) & 1u) || kind < 0)
                 continue;
-            const char *name = se_strategy_get((se_strategy)s)->name;
-            char id[128], rel[200], urel[220], trel[220];
-            snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", sh->rows, sh->cols, name);
-            snprintf(rel, sizeof rel, "traces/%s.csv", id);
-            snprintf(urel, sizeof urel, "traces/%s.untraced.csv", id);
-            snprintf(trel, sizeof trel, "traces/%s.traced.csv", id);
-            FILE *f;
-            se_trace t;
-            st = open_in(dir, rel, &f, err);
-            if (st != SE_OK)
-                break;
-            st = se_trace_read(f, rel, &t, err);
-            fclose(f);
-            if (st != SE_OK)
-                break;
-            json_t *rep = NULL, *outl = NULL;
+            json_t *entry = NULL, *cost = NULL;
             int ok = 0;
-            st = se_trace_check(&g, (se_trace_kind)kind, &t, rel, out, &rep, &ok, err);
-            se_trace_free(&t);
-            if (st == SE_OK)
-                st = output_line(dir, id, &outl, err);
-            if (st != SE_OK) {
-                json_decref(rep);
+            st = se_trace_case_report(p, dir, &p->shapes[i], s, out, &entry, &cost, &ok, err);
+            if (st != SE_OK)
                 break;
-            }
             *failures += !ok;
-            json_t *entry = json_pack("{s:s, s:s, s:s, s:s}", "case", id, "shape", sh->spec,
-                                      "strategy", name, "file", rel);
-            json_object_update(entry, outl);
-            json_object_update(entry, rep);
-            json_decref(outl);
-            json_decref(rep);
-            if (kind == SE_TRACE_TASKS || kind == SE_TRACE_PHASED)
-                json_array_append_new(
-                    overlap, json_pack("{s:s, s:s, s:O}", "shape", sh->spec, "strategy", name,
-                                       "fraction",
-                                       json_object_get(json_object_get(entry, "overlap"), "fraction")));
+            if (kind != SE_TRACE_ROWS)
+                json_array_append_new(overlap, overlap_item(entry));
             json_array_append_new(traces, entry);
-            double mu, mt;
-            size_t nu, nt;
-            st = file_median(dir, urel, &mu, &nu, err);
-            if (st == SE_OK)
-                st = file_median(dir, trel, &mt, &nt, err);
-            if (st == SE_OK)
-                json_array_append_new(
-                    costs, json_pack("{s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f}", "case", id,
-                                     "untraced_samples_file", urel, "traced_samples_file", trel,
-                                     "samples", (json_int_t)nt, "untraced_median_ns", mu,
-                                     "traced_median_ns", mt, "overhead_ns", mt - mu,
-                                     "overhead_fraction", mu > 0 ? (mt - mu) / mu : 0.0));
+            json_array_append_new(costs, cost);
         }
     }
     if (st != SE_OK) {

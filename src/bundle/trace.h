@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "../protocol.h"
+#include "../strategy.h"
 #include "../se_common.h"
 #include "../taskgraph.h"
 #include "samples.h"
@@ -90,3 +91,16 @@ se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, jso
                            size_t *failures, se_err *err);
 
 #define SE_TRACES_FORMAT "softmax-evidence-traces"
+
+/* One traced case of a run directory: its entry of traces.json "traces"
+ * and of "tracing_cost"; *ok as se_trace_check. Fails naming a missing or
+ * malformed file. */
+se_status se_trace_case_report(const se_protocol *p, const char *dir, const se_shape *sh,
+                               int strategy, FILE *out, json_t **entry, json_t **cost, int *ok,
+                               se_err *err);
+
+/* The "overlap" item that traces.json lists for an entry. */
+json_t *se_trace_overlap_item(const json_t *entry);
+
+/* environment.json's %globaltimer smallest step, 0 if absent. */
+double se_trace_timer_resolution(const char *dir);

@@ -20,6 +20,7 @@
 #include "samples.h"
 #include "summary.h"
 #include "trace.h"
+#include "../site/site.h"
 
 typedef struct verify_ctx {
     const char *dir;
@@ -248,42 +249,113 @@ static void check_validation(verify_ctx *v, const se_protocol *p)
     json_decref(j);
 }
 
+/* The saved entry of a case in a traces.json array, or NULL. */
+static json_t *entry_of(const json_t *arr, const char *id)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(arr, i, e) {
+        const char *c = json_string_value(json_object_get(e, "case"));
+        if (c && strcmp(c, id) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static int present(const verify_ctx *v, const char *rel)
+{
+    char path[4400];
+    struct stat sb;
+    path_of(v, rel, path, sizeof path);
+    return stat(path, &sb) == 0;
+}
+
+static void compare_entry(verify_ctx *v, const char *what, const char *id, const json_t *saved,
+                          const json_t *again)
+{
+    char path[512] = "", diff[256] = "";
+    if (!saved) {
+        problem(v, "traces.json: no %s entry for %s", what, id);
+        return;
+    }
+    if (!se_json_equal(saved, again, path, sizeof path, diff, sizeof diff)) {
+        char where[700];
+        snprintf(where, sizeof where, "%s %s', field '%s", what, id, path);
+        problem(v, "traces.json: '%s': %s", where, diff);
+    }
+}
+
+/* Each traced case whose files are here is recomputed and compared with
+ * its saved entry; a case whose trace file is absent is counted as
+ * remote-only (a site bundle keeps only some traces). */
 static void check_traces(verify_ctx *v, const se_protocol *p)
 {
     json_t *saved = load_json(v, "traces.json", SE_TRACES_FORMAT);
     if (!saved)
         return;
-    json_t *again = NULL;
-    se_err err = {{0}};
-    size_t failures = 0, before = v->problems;
-    if (se_traces_report(p, v->dir, v->out, &again, &failures, &err) != SE_OK) {
-        problem(v, "traces.json: cannot be recomputed: %s%s", err.msg, "");
-    } else {
-        char path[512] = "", what[256] = "";
-        if (!se_json_equal(saved, again, path, sizeof path, what, sizeof what))
-            problem(v, "traces.json: field '%s': %s", path, what);
-        v->problems += failures;
-    }
-    /* A traced run computes the same bytes as the validated, untraced one. */
     json_t *val = load_json(v, "validation.json", "softmax-evidence-validation");
-    size_t i, k;
-    json_t *t, *c;
-    json_array_foreach(json_object_get(again ? again : saved, "traces"), i, t) {
-        json_array_foreach(json_object_get(val, "cases"), k, c) {
-            if (!json_equal(json_object_get(c, "case"), json_object_get(t, "case")))
+    json_t *traces = json_object_get(saved, "traces"), *costs = json_object_get(saved, "tracing_cost");
+    json_t *overlap = json_object_get(saved, "overlap");
+    size_t before = v->problems, checked = 0, remote = 0, failures = 0, expected = 0, n_overlap = 0;
+    for (size_t i = 0; i < p->n_shapes; i++)
+        for (int s = 0; s < SE_NSTRATEGIES; s++) {
+            int kind = se_trace_kind_of(s);
+            if (!((p->strategies >> s) & 1u) || kind < 0)
                 continue;
-            if (!json_equal(json_object_get(c, "output_sha256"), json_object_get(t, "output_sha256")))
+            expected++;
+            char id[128], rel[200];
+            snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
+                     p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
+            snprintf(rel, sizeof rel, "traces/%s.csv", id);
+            json_t *se = entry_of(traces, id);
+            if (kind != SE_TRACE_ROWS) {
+                json_t *oi = json_array_get(overlap, n_overlap++);
+                json_t *want = se ? se_trace_overlap_item(se) : NULL;
+                if (!want || !json_equal(oi, want))
+                    problem(v, "traces.json: field 'overlap' for %s does not match its trace "
+                            "entry%s", id, "");
+                json_decref(want);
+            }
+            if (!present(v, rel)) {
+                remote++;
+                if (!se)
+                    problem(v, "traces.json: no entry for %s%s", id, "");
+                continue;
+            }
+            json_t *entry = NULL, *cost = NULL;
+            int ok = 0;
+            se_err err = {{0}};
+            if (se_trace_case_report(p, v->dir, &p->shapes[i], s, v->out, &entry, &cost, &ok,
+                                     &err) != SE_OK) {
+                problem(v, "%s: cannot be re-checked: %s", rel, err.msg);
+                continue;
+            }
+            checked++;
+            failures += !ok;
+            v->problems += !ok;
+            compare_entry(v, "trace", id, se, entry);
+            compare_entry(v, "tracing_cost", id, entry_of(costs, id), cost);
+            /* A traced run computes the same bytes as the validated one. */
+            json_t *vc = entry_of(json_object_get(val, "cases"), id);
+            if (vc && !json_equal(json_object_get(vc, "output_sha256"),
+                                  json_object_get(entry, "output_sha256")))
                 problem(v, "traces/outputs.csv: %s: the traced run's output differs from the "
-                        "validated output (%s)", json_string_value(json_object_get(t, "case")),
-                        "output_sha256");
+                        "validated output (%s)", id, "output_sha256");
+            json_decref(entry);
+            json_decref(cost);
         }
-    }
-    size_t n = json_array_size(json_object_get(saved, "traces"));
+    if (json_array_size(traces) != expected || n_overlap != json_array_size(overlap))
+        problem(v, "traces.json: field 'traces'/'overlap': the entries do not match the "
+                "protocol's traced cases%s%s", "", "");
+    if (json_number_value(json_object_get(saved, "globaltimer_resolution_ns")) !=
+        se_trace_timer_resolution(v->dir))
+        problem(v, "traces.json: field 'globaltimer_resolution_ns' differs from "
+                "environment.json%s%s", "", "");
     if (v->out)
-        fprintf(v->out, "traces: %zu checked for coverage and ordering: %zu fail%s\n", n, failures,
-                v->problems == before ? ", all match the saved report" : "; PROBLEMS");
+        fprintf(v->out, "traces: %zu checked for coverage and ordering (%zu fail), %zu "
+                "remote-only: %s\n", checked, failures, remote,
+                v->problems == before ? "all match the saved report" : "PROBLEMS");
     json_decref(val);
-    json_decref(again);
     json_decref(saved);
 }
 
@@ -292,6 +364,10 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     struct stat sb;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return se_fail(err, SE_ERR_IO, "%s: not a directory", dir);
+    char site_manifest[4400];
+    snprintf(site_manifest, sizeof site_manifest, "%s/SITE_MANIFEST.sha256", dir);
+    if (stat(site_manifest, &sb) == 0)
+        return se_site_verify(dir, out, err);
     verify_ctx v = {dir, out, 0, 0};
     if (out)
         fprintf(out, "verify %s\n", dir);

@@ -117,6 +117,10 @@ se_status se_gpu_block_until_enqueue(const int *release, int *timed_out,
                                      unsigned long long timeout_ns, cudaStream_t stream,
                                      se_err *err);
 
+/* An empty kernel whose grid size is case_no: under Nsight Compute it
+ * marks where a case's kernels begin. */
+se_status se_gpu_profile_marker_enqueue(int case_no, cudaStream_t stream, se_err *err);
+
 /* Every kernel of the project, for the resource report. */
 typedef struct se_kernel_entry {
     const char *name;

@@ -102,6 +102,18 @@ extern "C" se_status se_gpu_block_until_enqueue(const int *release, int *timed_o
     return SE_OK;
 }
 
+/* Marks the start of a case in a profile: its grid size is the case's number. */
+__global__ void se_k_profile_marker(void)
+{
+}
+
+extern "C" se_status se_gpu_profile_marker_enqueue(int case_no, cudaStream_t stream, se_err *err)
+{
+    se_k_profile_marker<<<case_no, 32, 0, stream>>>();
+    SE_CUDA_LAUNCHED("se_k_profile_marker");
+    return SE_OK;
+}
+
 extern "C" se_status se_gpu_empty_enqueue(int blocks, cudaStream_t stream, se_err *err)
 {
     se_k_empty<<<blocks, SE_TILE_THREADS, 0, stream>>>();

@@ -119,6 +119,37 @@ else
     echo "FAIL: trace without -o: exit $rc: $out"; fails=$((fails + 1))
 fi
 
+# profile without a GPU (or without ncu) fails and leaves the run untouched.
+fresh
+before=$(cd "$work/run" && find . -type f | sort | xargs sha256sum | sha256sum)
+out=$("$bin" profile "$work/run" 2>&1); rc=$?
+after=$(cd "$work/run" && find . -type f | sort | xargs sha256sum | sha256sum)
+if [ $rc -ne 0 ] && [ "$before" = "$after" ] && ! ls -a "$work/run" | grep -q '^\.profile'; then
+    echo "ok: profile that cannot run leaves the run untouched (exit $rc)"; passes=$((passes + 1))
+else
+    echo "FAIL: profile without a GPU: exit $rc: $out"; fails=$((fails + 1))
+fi
+fresh
+printf '1' | dd of="$work/run/$sample" bs=1 seek="$(( $(head -2 "$work/run/$sample" | wc -c) - 2 ))" conv=notrunc status=none
+out=$("$bin" profile "$work/run" 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "does not verify, so it is not profiled" <<<"$out"; then
+    echo "ok: profile refuses a run that does not verify"; passes=$((passes + 1))
+else
+    echo "FAIL: profile of a tampered run: exit $rc: $out"; fails=$((fails + 1))
+fi
+
+# profile --reparse rebuilds the same exports from the saved ncu CSV, with no GPU.
+if [ -d "$ref/profile" ]; then
+    fresh
+    out=$("$bin" profile "$work/run" --reparse 2>&1); rc=$?
+    if [ $rc -eq 0 ] && cmp -s "$ref/profile/kernels.csv" "$work/run/profile/kernels.csv" && \
+       cmp -s "$ref/MANIFEST.sha256" "$work/run/MANIFEST.sha256"; then
+        echo "ok: profile --reparse reproduces kernels.csv and the manifest"; passes=$((passes + 1))
+    else
+        echo "FAIL: profile --reparse: exit $rc: $out"; fails=$((fails + 1))
+    fi
+fi
+
 check "not a run directory" 5 "not a directory" -- "$work/nonexistent"
 
 echo "$passes passed, $fails failed"

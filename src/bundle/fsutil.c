@@ -1,0 +1,76 @@
+/*
+ * fsutil.c - shared file-system helpers (see fsutil.h).
+ */
+#define _XOPEN_SOURCE 700
+#include "fsutil.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+se_status se_mkdirs(const char *path, se_err *err)
+{
+    char buf[8192];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+        return se_fail(err, SE_ERR_IO, "path too long: %.80s...", path);
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return se_fail(err, SE_ERR_IO, "cannot create folder %s: %s", buf, strerror(errno));
+            *p = c;
+            if (!c)
+                break;
+        }
+    }
+    return SE_OK;
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+int se_remove_tree(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+se_status se_copy_file(const char *src, const char *dst, se_err *err)
+{
+    char dir[8192];
+    snprintf(dir, sizeof dir, "%s", dst);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        se_status st = se_mkdirs(dir, err);
+        if (st != SE_OK)
+            return st;
+    }
+    FILE *in = fopen(src, "rb");
+    if (!in)
+        return se_fail(err, SE_ERR_IO, "cannot read %s: %s", src, strerror(errno));
+    FILE *out = fopen(dst, "wb");
+    if (!out) {
+        fclose(in);
+        return se_fail(err, SE_ERR_IO, "cannot write %s: %s", dst, strerror(errno));
+    }
+    char buf[1 << 16];
+    size_t n;
+    int bad = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        bad |= fwrite(buf, 1, n, out) != n;
+    bad |= ferror(in);
+    fclose(in);
+    bad |= fclose(out) != 0;
+    return bad ? se_fail(err, SE_ERR_IO, "copying %s to %s failed", src, dst) : SE_OK;
+}

@@ -1,0 +1,477 @@
+/*
+ * profile.c - Nsight Compute over every kernel of every strategy (see
+ * profile.h and docs/PROFILING.md).
+ *
+ * `profile` verifies the run, then runs `ncu` on this same program's
+ * `profile-target` with a fixed metric set, --clock-control none (the
+ * card's clocks are left alone) and --profile-from-start off; the target
+ * opens the profiler only around each case's instance, after a marker
+ * kernel whose grid size is the case's number, so every profiled kernel can
+ * be attributed to its (shape, strategy) from ncu's CSV alone.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "profile.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cuda_profiler_api.h>
+#include <jansson.h>
+
+#include "../bundle/fsutil.h"
+#include "../bundle/manifest.h"
+#include "../bundle/verify.h"
+#include "../cli.h"
+#include "../gpu/kernels.h"
+#include "../protocol.h"
+#include "../se_cuda.h"
+#include "../strategy.h"
+#include "cudnn_ref.h"
+#include "device.h"
+#include "instance.h"
+#include "validate.h"
+
+/* The fixed metric set, and the column each gets in profile/kernels.csv. */
+static const struct {
+    const char *metric;
+    const char *column;
+} metrics[] = {
+    {"gpu__time_duration.sum", "duration_ns"},
+    {"dram__bytes_read.sum", "dram_read_bytes"},
+    {"dram__bytes_write.sum", "dram_write_bytes"},
+    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "dram_throughput_pct"},
+    {"lts__t_sector_hit_rate.pct", "l2_hit_rate_pct"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved_occupancy_pct"},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "sm_throughput_pct"},
+    {"launch__registers_per_thread", "registers"},
+    {"launch__shared_mem_per_block_static", "shared_static_bytes"},
+    {"launch__shared_mem_per_block_dynamic", "shared_dynamic_bytes"},
+    {"launch__grid_size", "grid"},
+    {"launch__block_size", "block"},
+};
+#define N_METRICS (sizeof metrics / sizeof metrics[0])
+
+static const char *limitations =
+    "Nsight Compute replays each kernel in isolation and serializes kernels, so its durations "
+    "are not the run's timings (use summary.json for those); a graph's kernel nodes and a "
+    "cooperative kernel are profiled one kernel at a time; clocks were left as found "
+    "(--clock-control none); cuDNN's kernels are profiled but their internal choice of kernels "
+    "is cuDNN's; input generation and pre-scaling are not profiled.";
+
+/* The cases of the run, numbered from 1 in the order the target runs them. */
+typedef struct pcase {
+    const se_shape *shape;
+    se_strategy strategy;
+} pcase;
+
+static size_t list_cases(const se_protocol *p, pcase *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n_shapes; i++)
+        for (int s = 0; s < SE_NSTRATEGIES; s++)
+            if ((p->strategies >> s) & 1u) {
+                if (out) {
+                    out[n].shape = &p->shapes[i];
+                    out[n].strategy = (se_strategy)s;
+                }
+                n++;
+            }
+    return n;
+}
+
+static se_status load_run_protocol(const char *run_dir, se_protocol *p, se_err *err)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/protocol.json", run_dir);
+    return se_protocol_load(path, p, err);
+}
+
+se_status se_profile_target(const char *run_dir, se_err *err)
+{
+    se_protocol p;
+    se_status st = load_run_protocol(run_dir, &p, err);
+    if (st != SE_OK)
+        return st;
+    se_run_opts o;
+    memset(&o, 0, sizeof o);
+    o.quiet = 1;
+    se_device_info dev;
+    cudaStream_t stream = NULL;
+    se_cudnn *cudnn = NULL;
+    st = se_device_open(0, &dev, err);
+    if (st == SE_OK && cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
+        st = se_fail(err, SE_ERR_CUDA, "cudaStreamCreate failed");
+    if (st == SE_OK)
+        st = se_cudnn_create(&cudnn, stream, err);
+    int case_no = 0;
+    for (size_t i = 0; i < p.n_shapes && st == SE_OK; i++) {
+        se_case c;
+        se_case_host h;
+        st = se_case_prepare(&p, &p.shapes[i], cudnn, stream, &c, &h, err);
+        for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
+            if (!((p.strategies >> s) & 1u))
+                continue;
+            case_no++;
+            se_instance in;
+            int blocks = se_coop_blocks(&p, &o, &dev, (se_strategy)s, &c.shape);
+            st = se_instance_prepare(&in, (se_strategy)s, &c, blocks, cudnn, stream, err);
+            if (st != SE_OK)
+                break;
+            if (cudaStreamSynchronize(stream) != cudaSuccess || cudaProfilerStart() != cudaSuccess)
+                st = se_fail(err, SE_ERR_CUDA, "starting the profiler failed");
+            if (st == SE_OK)
+                st = se_gpu_profile_marker_enqueue(case_no, stream, err);
+            if (st == SE_OK)
+                st = se_instance_enqueue(&in, stream, err);
+            if (st == SE_OK && (cudaStreamSynchronize(stream) != cudaSuccess ||
+                                cudaProfilerStop() != cudaSuccess))
+                st = se_fail(err, SE_ERR_CUDA, "case %d: %s", case_no,
+                             cudaGetErrorString(cudaGetLastError()));
+            se_instance_destroy(&in);
+        }
+        if (c.x)
+            se_case_release(&c, &h);
+    }
+    se_cudnn_destroy(cudnn);
+    if (stream)
+        cudaStreamDestroy(stream);
+    se_protocol_free(&p);
+    return st;
+}
+
+/* Splits one CSV line of quoted fields in place; returns the count. */
+static int csv_fields(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (*p && n < max) {
+        if (*p == '"') {
+            char *start = ++p, *w = p;
+            while (*p && !(*p == '"' && p[1] != '"')) {
+                if (*p == '"')
+                    p++;
+                *w++ = *p++;
+            }
+            if (*p == '"')
+                p++;
+            *w = '\0';
+            f[n++] = start;
+        } else {
+            f[n++] = p;
+            while (*p && *p != ',')
+                p++;
+        }
+        if (*p == ',')
+            *p++ = '\0';
+        else
+            break;
+    }
+    return n;
+}
+
+/* A number as ncu prints it (thousands separators dropped). */
+static double ncu_number(const char *s)
+{
+    char buf[64];
+    size_t k = 0;
+    for (; *s && k + 1 < sizeof buf; s++)
+        if (*s != ',')
+            buf[k++] = *s;
+    buf[k] = '\0';
+    return k ? strtod(buf, NULL) : 0.0;
+}
+
+#define MAX_FIELDS 4096
+
+/* Parses ncu's raw CSV into profile/kernels.csv and per-case totals. */
+static se_status parse_ncu(const char *raw_path, FILE *kernels, const pcase *cases,
+                           size_t n_cases, json_t *totals, json_t *missing, size_t *n_rows,
+                           se_err *err)
+{
+    FILE *f = fopen(raw_path, "r");
+    if (!f)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", raw_path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int col_kernel = -1, col[N_METRICS], header = 0;
+    long cur = 0;
+    double dur[4096] = {0}, rd[4096] = {0}, wr[4096] = {0};
+    int nk[4096] = {0};
+    *n_rows = 0;
+    fprintf(kernels, "case,shape,strategy,kernel");
+    for (size_t m = 0; m < N_METRICS; m++)
+        fprintf(kernels, ",%s", metrics[m].column);
+    fputc('\n', kernels);
+    while (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] != '"')
+            continue; /* ==PROF== messages and blank lines */
+        char *fld[MAX_FIELDS];
+        int nf = csv_fields(line, fld, MAX_FIELDS);
+        if (!header) {
+            for (size_t m = 0; m < N_METRICS; m++)
+                col[m] = -1;
+            for (int k = 0; k < nf; k++) {
+                if (strcmp(fld[k], "Kernel Name") == 0)
+                    col_kernel = k;
+                for (size_t m = 0; m < N_METRICS; m++)
+                    if (strcmp(fld[k], metrics[m].metric) == 0)
+                        col[m] = k;
+            }
+            header = 1;
+            if (col_kernel < 0) {
+                fclose(f);
+                free(line);
+                return se_fail(err, SE_ERR_IO, "%s: no 'Kernel Name' column in ncu's CSV", raw_path);
+            }
+            /* A metric this ncu does not report is listed, not fatal; the
+             * duration and the grid size (for the markers) are required. */
+            for (size_t m = 0; m < N_METRICS; m++)
+                if (col[m] < 0)
+                    json_array_append_new(missing, json_string(metrics[m].metric));
+            if (col[0] < 0 || col[10] < 0) {
+                fclose(f);
+                free(line);
+                return se_fail(err, SE_ERR_IO, "%s: ncu's CSV has no column %s", raw_path,
+                               col[0] < 0 ? metrics[0].metric : metrics[10].metric);
+            }
+            continue;
+        }
+        if (nf <= col_kernel || col[0] >= nf || !fld[col[0]][0] ||
+            !strchr("0123456789", fld[col[0]][0]))
+            continue; /* the units row */
+        const char *kname = fld[col_kernel];
+        if (strstr(kname, "se_k_profile_marker")) {
+            cur = (long)ncu_number(fld[col[10]]);
+            continue;
+        }
+        if (cur < 1 || (size_t)cur > n_cases || cur >= 4096)
+            continue; /* not inside a case */
+        const pcase *pc = &cases[cur - 1];
+        fprintf(kernels, "%ld,%s,%s,\"%s\"", cur, pc->shape->spec,
+                se_strategy_get(pc->strategy)->name, kname);
+        for (size_t m = 0; m < N_METRICS; m++) {
+            if (col[m] >= 0 && col[m] < nf)
+                fprintf(kernels, ",%.17g", ncu_number(fld[col[m]]));
+            else
+                fputc(',', kernels);
+        }
+        fputc('\n', kernels);
+        dur[cur] += ncu_number(fld[col[0]]);
+        rd[cur] += col[1] >= 0 && col[1] < nf ? ncu_number(fld[col[1]]) : 0.0;
+        wr[cur] += col[2] >= 0 && col[2] < nf ? ncu_number(fld[col[2]]) : 0.0;
+        nk[cur]++;
+        (*n_rows)++;
+    }
+    free(line);
+    fclose(f);
+    for (size_t i = 1; i <= n_cases && i < 4096; i++) {
+        const pcase *pc = &cases[i - 1];
+        double counted = 8.0 * (double)pc->shape->rows * (double)pc->shape->cols;
+        json_array_append_new(
+            totals, json_pack("{s:i, s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f}", "case", (int)i,
+                              "shape", pc->shape->spec, "strategy",
+                              se_strategy_get(pc->strategy)->name, "kernels", nk[i],
+                              "duration_ns_sum", dur[i], "dram_read_bytes", rd[i],
+                              "dram_write_bytes", wr[i], "bytes_counted", counted,
+                              "dram_bytes_over_counted", counted > 0 ? (rd[i] + wr[i]) / counted : 0.0));
+    }
+    return SE_OK;
+}
+
+static void first_line(const char *cmd, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return;
+    while (fgets(buf, (int)size, f))
+        if (strstr(buf, "Version") || strstr(buf, "version"))
+            break;
+    buf[strcspn(buf, "\n")] = '\0';
+    pclose(f);
+}
+
+static se_status write_text(const char *path, const char *text, se_err *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) == EOF || fclose(f) != 0)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be written", path);
+    return SE_OK;
+}
+
+/* From ncu's raw CSV (already in tmp as ncu_raw.csv, or copied there):
+ * kernels.csv and profile.json in tmp, then tmp renamed to RUN/profile and
+ * the manifest rewritten. */
+static se_status import_raw(const char *run_dir, const se_protocol *p, const pcase *cases,
+                            size_t n_cases, const char *tmp, const char *raw,
+                            const char *version, const char *cmd, FILE *out, se_err *err)
+{
+    (void)p;
+    char kpath[4600], jpath[4600], final_dir[4400];
+    snprintf(final_dir, sizeof final_dir, "%s/profile", run_dir);
+    snprintf(kpath, sizeof kpath, "%s/kernels.csv", tmp);
+    snprintf(jpath, sizeof jpath, "%s/profile.json", tmp);
+    char mlist[2048] = "";
+    for (size_t m = 0; m < N_METRICS; m++)
+        snprintf(mlist + strlen(mlist), sizeof mlist - strlen(mlist), "%s%s", m ? "," : "",
+                 metrics[m].metric);
+    json_t *totals = json_array(), *missing = json_array();
+    size_t rows = 0;
+    se_status st = SE_OK;
+    FILE *k = fopen(kpath, "w");
+    if (!k)
+        st = se_fail(err, SE_ERR_IO, "%s: cannot be written", kpath);
+    else {
+        st = parse_ncu(raw, k, cases, n_cases, totals, missing, &rows, err);
+        if (fclose(k) != 0 && st == SE_OK)
+            st = se_fail(err, SE_ERR_IO, "%s: cannot be written", kpath);
+    }
+    if (st == SE_OK && rows == 0)
+        st = se_fail(err, SE_ERR_CUDA, "profile: ncu profiled no kernel of the run's cases (see %s)", raw);
+    if (st == SE_OK) {
+        json_t *j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:I, s:s, s:o}", "format",
+                              "softmax-evidence-profile", "version", 1, "ncu_version", version,
+                              "command", cmd, "metrics", mlist, "metrics_not_reported", missing,
+                              "kernels_profiled", (json_int_t)rows, "limitations", limitations,
+                              "cases", totals);
+        missing = totals = NULL;
+        char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+        json_decref(j);
+        st = text ? write_text(jpath, text, err) : se_fail(err, SE_ERR_NOMEM, "profile.json");
+        free(text);
+    }
+    json_decref(totals);
+    json_decref(missing);
+    if (st == SE_OK) {
+        char old[4500];
+        snprintf(old, sizeof old, "%s/.profile-old-%ld", run_dir, (long)getpid());
+        int had_old = access(final_dir, F_OK) == 0;
+        if (had_old && rename(final_dir, old) != 0)
+            st = se_fail(err, SE_ERR_IO, "%s: cannot be replaced: %s", final_dir, strerror(errno));
+        if (st == SE_OK && rename(tmp, final_dir) != 0)
+            st = se_fail(err, SE_ERR_IO, "%s: cannot be created: %s", final_dir, strerror(errno));
+        if (st == SE_OK && had_old && se_remove_tree(old) != 0)
+            st = se_fail(err, SE_ERR_IO, "%s: cannot be removed", old);
+    }
+    if (st == SE_OK)
+        st = se_manifest_write(run_dir, SE_MANIFEST_NAME, err);
+    if (st == SE_OK && out) {
+        fprintf(out, "profile: %zu kernels profiled (metrics this ncu did not report are listed "
+                "in profile.json)\n", rows);
+        fprintf(out, "profile: wrote %s/{ncu_raw.csv,kernels.csv,profile.json} and rewrote %s/%s\n",
+                final_dir, run_dir, SE_MANIFEST_NAME);
+    }
+    return st;
+}
+
+se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_err *err)
+{
+    /* Never re-manifest a run that does not verify. */
+    se_status st = se_verify_run(run_dir, 0, NULL, err);
+    if (st != SE_OK)
+        return se_fail(err, SE_ERR_VALIDATION, "profile: %s does not verify, so it is not "
+                       "profiled (run verify for details)", run_dir);
+    const char *ncu = access("/usr/local/cuda/bin/ncu", X_OK) == 0 ? "/usr/local/cuda/bin/ncu" : "ncu";
+    char version[256];
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, "%s --version 2>/dev/null", ncu);
+    first_line(cmd, version, sizeof version);
+    if (!version[0])
+        return se_fail(err, SE_ERR_NO_DEVICE, "profile: Nsight Compute (ncu) was not found; it "
+                       "comes with the CUDA toolkit");
+    /* ncu must run this binary by its real path (/proc/self/exe would be
+     * ncu itself by then). */
+    char exe[4096];
+    ssize_t len = readlink(self, exe, sizeof exe - 1);
+    if (len <= 0)
+        return se_fail(err, SE_ERR_IO, "profile: cannot resolve %s: %s", self, strerror(errno));
+    exe[len] = '\0';
+    se_protocol p;
+    st = load_run_protocol(run_dir, &p, err);
+    if (st != SE_OK)
+        return st;
+    size_t n_cases = list_cases(&p, NULL);
+    pcase *cases = calloc(n_cases + 1, sizeof *cases);
+    list_cases(&p, cases);
+    char tmp[4400], raw[4600];
+    snprintf(tmp, sizeof tmp, "%s/.profile-incomplete-%ld", run_dir, (long)getpid());
+    snprintf(raw, sizeof raw, "%s/ncu_raw.csv", tmp);
+    if (mkdir(tmp, 0777) != 0) {
+        free(cases);
+        se_protocol_free(&p);
+        return se_fail(err, SE_ERR_IO, "%s: cannot be created: %s", tmp, strerror(errno));
+    }
+    char mlist[2048] = "";
+    for (size_t m = 0; m < N_METRICS; m++)
+        snprintf(mlist + strlen(mlist), sizeof mlist - strlen(mlist), "%s%s", m ? "," : "",
+                 metrics[m].metric);
+    snprintf(cmd, sizeof cmd,
+             "%s --clock-control none --profile-from-start off --metrics %s --csv --page raw "
+             "--log-file '%s' '%s' profile-target '%s'",
+             ncu, mlist, raw, exe, run_dir);
+    if (out)
+        fprintf(out, "profile: %s\nprofile: %zu cases under %s\n", cmd, n_cases, version);
+    int rc = system(cmd);
+    if (rc != 0)
+        st = se_fail(err, SE_ERR_CUDA, "profile: ncu exited with status %d (its log: %s)", rc, raw);
+    if (st == SE_OK)
+        st = import_raw(run_dir, &p, cases, n_cases, tmp, raw, version, cmd, out, err);
+    if (st != SE_OK && out) {
+        /* Show what ncu wrote before it is removed with the temporary folder. */
+        char show[4700];
+        snprintf(show, sizeof show, "grep -m 2 -v '^==' '%s' | cut -c 1-400", raw);
+        fprintf(out, "profile: the start of ncu's output:\n");
+        fflush(out);
+        if (system(show) != 0)
+            fprintf(out, "profile: (ncu wrote no CSV)\n");
+    }
+    if (st != SE_OK && se_remove_tree(tmp) != 0 && out)
+        fprintf(out, "profile: could not remove %s\n", tmp);
+    free(cases);
+    se_protocol_free(&p);
+    return st;
+}
+
+se_status se_profile_reparse(const char *run_dir, FILE *out, se_err *err)
+{
+    se_status st = se_verify_run(run_dir, 0, NULL, err);
+    if (st != SE_OK)
+        return se_fail(err, SE_ERR_VALIDATION, "profile: %s does not verify, so it is not "
+                       "touched (run verify for details)", run_dir);
+    char path[4400], raw[4600], tmp[4400], saved[4600];
+    snprintf(path, sizeof path, "%s/profile/profile.json", run_dir);
+    snprintf(saved, sizeof saved, "%s/profile/ncu_raw.csv", run_dir);
+    json_t *prev = json_load_file(path, 0, NULL);
+    const char *version = json_string_value(json_object_get(prev, "ncu_version"));
+    const char *cmd = json_string_value(json_object_get(prev, "command"));
+    if (!version || !cmd || access(saved, R_OK) != 0) {
+        json_decref(prev);
+        return se_fail(err, SE_ERR_IO, "profile --reparse: %s has no profile/profile.json with "
+                       "the ncu version and command, or no profile/ncu_raw.csv", run_dir);
+    }
+    se_protocol p;
+    st = load_run_protocol(run_dir, &p, err);
+    if (st != SE_OK) {
+        json_decref(prev);
+        return st;
+    }
+    size_t n_cases = list_cases(&p, NULL);
+    pcase *cases = calloc(n_cases + 1, sizeof *cases);
+    list_cases(&p, cases);
+    snprintf(tmp, sizeof tmp, "%s/.profile-incomplete-%ld", run_dir, (long)getpid());
+    snprintf(raw, sizeof raw, "%s/ncu_raw.csv", tmp);
+    st = se_copy_file(saved, raw, err);
+    if (st == SE_OK)
+        st = import_raw(run_dir, &p, cases, n_cases, tmp, raw, version, cmd, out, err);
+    if (st != SE_OK && se_remove_tree(tmp) != 0 && out)
+        fprintf(out, "profile: could not remove %s\n", tmp);
+    json_decref(prev);
+    free(cases);
+    se_protocol_free(&p);
+    return st;
+}

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# figures_test.sh BINARY RUN_DIR - `softmax-evidence figures` on the committed
+# reference run: every figure drawn as SVG and PNG at its size, the report
+# written, every hash in provenance.json matching its file, a rebuild
+# byte-identical where docs/FIGURES.md says so, and refusals (a tampered
+# run, a directory of something else, no gnuplot, a place inside the run)
+# that leave OUT_DIR untouched. No GPU needed; gnuplot is.
+set -u
+bin=$1 ref=$2
+fails=0 passes=0
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+ok() { echo "ok: $*"; passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit $?; }
+
+figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls"
+declare -A size=([fig1_latency]="2240 1560" [fig2_speedup]="1800 1000" [fig3_bandwidth]="1800 1300"
+                 [fig4_timelines]="1800 1400" [fig5_controls]="1600 1000")
+
+# expect NAME WANT_RC SUBSTRING -- ARGS...: runs the binary, checks exit code and message.
+expect() {
+    local name=$1 want_rc=$2 want=$3; shift 4
+    local out rc
+    out=$("$@" 2>&1); rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
+        bad "$name: exit $rc (want $want_rc), want '$want' in:"; echo "$out" | tail -8
+    else
+        ok "$name"
+    fi
+}
+
+# Width and height from a PNG's IHDR chunk, after checking the signature.
+png_size() {
+    [ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = "89504e470d0a1a0a" ] || { echo "not-a-png"; return; }
+    od -An -tu1 -j16 -N8 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'
+}
+
+# "SECTION PATH SHA256" for every hashed file in a provenance.json (jansson's
+# 2-space indented layout: "path" then "sha256" on the next lines).
+prov_hashes() {
+    awk '
+        /"(run_files|data_files|outputs|report)": \[/ { match($0, /"[a-z_]+"/); sec = substr($0, RSTART + 1, RLENGTH - 2) }
+        /"script": \{/ { sec = "script" }
+        /"path": "/ { split($0, a, "\""); path = a[4] }
+        /"sha256": "/ { split($0, a, "\""); print sec, path, a[4] }
+    ' "$1"
+}
+
+start=$(date +%s.%N)
+if "$bin" figures "$ref" "$work/a" > "$work/a.log" 2>&1; then
+    ok "figures of the reference run ($(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f s", e - s }'))"
+else
+    bad "figures of the reference run failed:"; tail -20 "$work/a.log"; finish
+fi
+
+for f in $figs; do
+    for ext in svg png; do
+        if [ -s "$work/a/$f.$ext" ]; then ok "$f.$ext exists and is not empty"; else bad "$f.$ext missing or empty"; fi
+    done
+    if head -c 400 "$work/a/$f.svg" | grep -q '<svg'; then ok "$f.svg is SVG"; else bad "$f.svg has no <svg> element"; fi
+    got=$(png_size "$work/a/$f.png")
+    if [ "$got" = "${size[$f]}" ]; then ok "$f.png decodes as ${got/ /x}"; else bad "$f.png: size '$got', want '${size[$f]}'"; fi
+    [ -s "$work/a/gnuplot/$f.gp" ] || bad "gnuplot/$f.gp missing"
+done
+
+run_id=$(sed -n 's/^ *"run_id": "\([^"]*\)".*/\1/p' "$ref/run.json")
+if [ -f "$ref/profile/kernels.csv" ]; then profile_want="Nsight Compute counters from profile/kernels.csv"
+else profile_want="no profiler export"; fi
+for r in report.md report.html; do
+    grep -qF -- "$profile_want" "$work/a/$r" || bad "$r lacks '$profile_want'"
+    for want in "run $run_id" "megakernel is a toy" "queue initialization" "Shape 4096x4096" "cuDNN reference" \
+                "Validation" "Resources" "Dependency traces" "Profiler counters" "Limitations" \
+                "globaltimer resolution" "Provenance of every timing number" "NVIDIA H200"; do
+        grep -qF -- "$want" "$work/a/$r" || bad "$r lacks '$want'"
+    done
+done
+ok "report.md and report.html carry every section"
+if grep -qE '(src|href)="(https?:)?//' "$work/a/report.html"; then bad "report.html makes an external request"
+else ok "report.html has no external request"; fi
+for f in $figs; do
+    grep -qF "src=\"$f.png\"" "$work/a/report.html" || bad "report.html does not embed $f.png"
+done
+ok "report.html embeds every PNG by relative path"
+
+# Every hash in provenance.json matches its file: run files in the run (and
+# its manifest), everything else in OUT_DIR.
+prov_hashes "$work/a/provenance.json" > "$work/a.hashes"
+checked=0 wrong=0
+while read -r sec path hash; do
+    if [ "$sec" = run_files ]; then
+        file="$ref/$path"
+        grep -qx "$hash  $path" "$ref/MANIFEST.sha256" || { echo "  $path: not the manifest's hash"; wrong=$((wrong + 1)); }
+    else
+        file="$work/a/$path"
+    fi
+    got=$(sha256sum "$file" 2>/dev/null | cut -d' ' -f1)
+    if [ "$got" != "$hash" ]; then echo "  $sec $path: provenance $hash, file ${got:-missing}"; wrong=$((wrong + 1)); fi
+    checked=$((checked + 1))
+done < "$work/a.hashes"
+outputs=$(grep -c '^outputs ' "$work/a.hashes")
+if [ "$wrong" -eq 0 ] && [ "$checked" -gt 100 ] && [ "$outputs" -eq 10 ]; then
+    ok "provenance.json: $checked hashes match their files ($outputs figure outputs)"
+else
+    bad "provenance.json: $wrong of $checked hashes wrong, $outputs figure outputs (want 10)"
+fi
+
+# A rebuild elsewhere: data, scripts, SVGs and the report are byte-identical,
+# and so are their provenance hashes.
+"$bin" figures "$ref" "$work/b" > "$work/b.log" 2>&1 || { bad "rebuild failed"; tail "$work/b.log"; }
+same=0 differ=0
+for f in $(cd "$work/a" && ls data/* gnuplot/* ./*.svg report.md report.html); do
+    if cmp -s "$work/a/$f" "$work/b/$f"; then same=$((same + 1)); else echo "  differs: $f"; differ=$((differ + 1)); fi
+done
+if [ "$differ" -eq 0 ] && [ "$same" -ge 19 ]; then ok "rebuild: $same data, script, SVG and report files byte-identical"
+else bad "rebuild: $differ of $((same + differ)) deterministic files differ"; fi
+prov_hashes "$work/b/provenance.json" > "$work/b.hashes"
+if diff <(grep -v '\.png ' "$work/a.hashes") <(grep -v '\.png ' "$work/b.hashes") > /dev/null; then
+    ok "rebuild: provenance hashes of the deterministic outputs identical"
+else
+    bad "rebuild: provenance hashes differ"
+fi
+png_same=0
+for f in $figs; do cmp -s "$work/a/$f.png" "$work/b/$f.png" && png_same=$((png_same + 1)); done
+echo "info: $png_same of 5 PNGs byte-identical on this machine (not required)"
+
+# The previous output is replaced as a whole.
+touch "$work/b/stale-file"
+if "$bin" figures "$ref" "$work/b" > /dev/null 2>&1 && [ ! -e "$work/b/stale-file" ] && [ -s "$work/b/provenance.json" ]; then
+    ok "a previous figures output is replaced"
+else
+    bad "a previous figures output was not replaced cleanly"
+fi
+
+# A tampered run is refused, naming the file; OUT_DIR is not created.
+mkdir "$work/t"; cp -r "$ref" "$work/t/run"; chmod -R u+w "$work/t/run"
+sample=samples/32x4096.stream.csv
+off=$(( $(head -2 "$work/t/run/$sample" | wc -c) - 2 ))
+printf '1' | dd of="$work/t/run/$sample" bs=1 seek="$off" conv=notrunc status=none
+expect "tampered run refused, naming the file" 1 "$sample" -- "$bin" figures "$work/t/run" "$work/t/out/figs"
+if [ ! -e "$work/t/out" ] && [ "$(ls -A "$work/t")" = run ]; then ok "tampered run: OUT_DIR not created, nothing left behind"
+else bad "tampered run: something was written: $(ls -A "$work/t")"; fi
+
+# An OUT_DIR holding something else is refused and left as it was.
+mkdir "$work/other"; echo keep > "$work/other/notes.txt"
+expect "non-empty directory of something else refused" 2 "not empty" -- "$bin" figures "$ref" "$work/other"
+if [ "$(ls -A "$work/other")" = notes.txt ] && [ "$(cat "$work/other/notes.txt")" = keep ]; then
+    ok "the other directory is untouched"
+else
+    bad "the other directory was changed: $(ls -A "$work/other")"
+fi
+
+# No gnuplot: an error naming it and how to install it, nothing created.
+expect "missing gnuplot named, with its package" 5 "apt-get install gnuplot-nox" -- \
+    env PATH=/nonexistent "$bin" figures "$ref" "$work/nognuplot"
+if [ ! -e "$work/nognuplot" ]; then ok "missing gnuplot: OUT_DIR not created"; else bad "missing gnuplot: OUT_DIR created"; fi
+
+# OUT_DIR inside the run would break the run's manifest.
+mkdir "$work/c"; cp -r "$ref" "$work/c/run"; chmod -R u+w "$work/c/run"
+expect "OUT_DIR inside the run refused" 2 "inside the run" -- "$bin" figures "$work/c/run" "$work/c/run/figures"
+if [ ! -e "$work/c/run/figures" ]; then ok "OUT_DIR inside the run: nothing written into the run"
+else bad "OUT_DIR inside the run: the run was written into"; fi
+
+finish
