@@ -166,6 +166,8 @@ __global__ void se_k_phase_d(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_e(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
                               se_trace_buf trace);
+__global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps, int vec4,
+                                  se_trace_buf trace);
 __global__ void se_k_prescale(const float *x, float *xs, int64_t cols, double eps);
 __global__ void se_k_outliers(float *x, int64_t rows, int64_t cols, uint64_t seed, float scale);
 
@@ -183,7 +185,9 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
             {"se_k_fusion", se_fusion_kernel(), SE_TILE_THREADS, "fusion, fusion-graph"},
             {"se_k_megakernel", se_megakernel_kernel(), SE_TILE_THREADS,
              "megakernel, megakernel-graph"},
-            {"se_k_rowblock", (const void *)se_k_rowblock, 1024, "rowblock"},
+            {"se_k_rowblock", (const void *)se_k_rowblock, 1024, "rowblock, rows over 32768 columns"},
+            {"se_k_rowblock_reg", (const void *)se_k_rowblock_reg, 1024,
+             "rowblock, rows of at most 32768 columns (128 to 1024 threads)"},
             {"se_k_prescale", (const void *)se_k_prescale, 1024, "cudnn input (untimed)"},
             {"se_k_outliers", (const void *)se_k_outliers, 256, "input generation (untimed)"},
             {"se_k_empty", (const void *)se_k_empty, SE_TILE_THREADS, "control: empty launch"},
