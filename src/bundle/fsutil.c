@@ -2,6 +2,7 @@
  * fsutil.c - shared file-system helpers (see fsutil.h).
  */
 #define _XOPEN_SOURCE 700
+#define _POSIX_C_SOURCE 200809L
 #include "fsutil.h"
 
 #include <errno.h>
@@ -73,4 +74,24 @@ se_status se_copy_file(const char *src, const char *dst, se_err *err)
     fclose(in);
     bad |= fclose(out) != 0;
     return bad ? se_fail(err, SE_ERR_IO, "copying %s to %s failed", src, dst) : SE_OK;
+}
+
+void se_command_line(const char *cmd, const char *want, char *buf, size_t size)
+{
+    char line[1024];
+    buf[0] = '\0';
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (want && !strstr(line, want))
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(buf, size, "%s", line);
+        break;
+    }
+    /* Drain the rest so the command is not killed by a broken pipe. */
+    while (fgets(line, sizeof line, f))
+        ;
+    pclose(f);
 }

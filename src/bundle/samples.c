@@ -108,7 +108,7 @@ static int parse_f64(const char *t, double *v)
     return 1;
 }
 
-static se_status push(se_sample_set *s, const se_sample *x, se_err *err)
+se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
@@ -190,7 +190,7 @@ se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int 
         int scope = -1;
         st = parse_row(line, name, lineno, n_scopes, &s, &scope, err);
         if (st == SE_OK)
-            st = push(&scopes[scope], &s, err);
+            st = se_sample_set_push(&scopes[scope], &s, err);
     }
     if (st == SE_OK && lineno == 0)
         st = se_fail(err, SE_ERR_VALIDATION, "%s: empty file", name);

@@ -40,6 +40,9 @@ typedef struct se_sample_set {
 
 void se_sample_set_free(se_sample_set *s);
 
+/* Appends one sample, growing the set. */
+se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err);
+
 /* Run-level controls: empty_stream, empty_graph, coop_noop, barriers. */
 #define SE_NCONTROLS 4
 

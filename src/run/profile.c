@@ -283,18 +283,6 @@ static se_status parse_ncu(const char *raw_path, FILE *kernels, const pcase *cas
     return SE_OK;
 }
 
-static void first_line(const char *cmd, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    FILE *f = popen(cmd, "r");
-    if (!f)
-        return;
-    while (fgets(buf, (int)size, f))
-        if (strstr(buf, "Version") || strstr(buf, "version"))
-            break;
-    buf[strcspn(buf, "\n")] = '\0';
-    pclose(f);
-}
 
 static se_status write_text(const char *path, const char *text, se_err *err)
 {
@@ -380,7 +368,7 @@ se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_e
     char version[256];
     char cmd[16384];
     snprintf(cmd, sizeof cmd, "%s --version 2>/dev/null", ncu);
-    first_line(cmd, version, sizeof version);
+    se_command_line(cmd, "ersion", version, sizeof version);
     if (!version[0])
         return se_fail(err, SE_ERR_NO_DEVICE, "profile: Nsight Compute (ncu) was not found; it "
                        "comes with the CUDA toolkit");

@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "../bundle/embedded.h"
+#include "../bundle/fsutil.h"
 #include "../bundle/manifest.h"
 #include "../bundle/rundir.h"
 #include "../bundle/samples.h"
@@ -372,17 +373,6 @@ static json_t *validation_json(const run_state *rs)
                      "invocations", rs->p->invocations, "cases", arr);
 }
 
-/* Runs a command and returns its first output line (trimmed), or "". */
-static void first_line(const char *cmd, char *buf, size_t size)
-{
-    buf[0] = '\0';
-    FILE *f = popen(cmd, "r");
-    if (!f)
-        return;
-    if (fgets(buf, (int)size, f))
-        buf[strcspn(buf, "\n")] = '\0';
-    pclose(f);
-}
 
 static json_t *environment_json(const run_state *rs, int argc, char **argv)
 {
@@ -405,9 +395,10 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
     gethostname(host, sizeof host - 1);
     struct utsname un;
     uname(&un);
-    first_line("git -C '" SE_SOURCE_DIR "' rev-parse HEAD 2>/dev/null", commit, sizeof commit);
-    first_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no 2>/dev/null",
-               dirty, sizeof dirty);
+    se_command_line("git -C '" SE_SOURCE_DIR "' rev-parse HEAD 2>/dev/null", NULL, commit,
+                    sizeof commit);
+    se_command_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no 2>/dev/null",
+                    NULL, dirty, sizeof dirty);
     json_t *cmd = json_array();
     for (int i = 0; i < argc; i++)
         json_array_append_new(cmd, json_string(argv[i]));

@@ -34,19 +34,6 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static se_status push_sample(se_sample_set *s, const se_sample *x, se_err *err)
-{
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        se_sample *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return se_fail(err, SE_ERR_NOMEM, "samples: out of memory");
-        s->v = v;
-        s->cap = cap;
-    }
-    s->v[s->n++] = *x;
-    return SE_OK;
-}
 
 se_status se_timer_init(se_timer *t, cudaStream_t stream, double throttle_fraction, int quiet,
                         int blocking, se_err *err)
@@ -241,7 +228,7 @@ static se_status time_scope(se_timer *t, const se_protocol *p, const se_scope_cf
             s.round = r;
             s.position = (int)k;
             s.throttled = s.sm_mhz < t->throttle_fraction * t->peak_mhz;
-            st = push_sample(&it->scope[sc], &s, err);
+            st = se_sample_set_push(&it->scope[sc], &s, err);
         }
     }
     free(order);
@@ -338,7 +325,7 @@ se_status se_time_controls(se_timer *t, const se_protocol *p, int sm_count, int 
             s.round = r;
             s.position = k;
             s.throttled = s.sm_mhz < t->throttle_fraction * t->peak_mhz;
-            st = push_sample(&items[which].scope[SE_SCOPE_DEVICE], &s, err);
+            st = se_sample_set_push(&items[which].scope[SE_SCOPE_DEVICE], &s, err);
         }
     }
     if (c.empty_exec)
@@ -367,7 +354,7 @@ se_status se_time_pair(se_timer *t, se_timed *a, se_timed *b, void *reset, size_
             s.round = r;
             s.position = k;
             s.throttled = s.sm_mhz < t->throttle_fraction * t->peak_mhz;
-            st = push_sample(&it->scope[SE_SCOPE_DEVICE], &s, err);
+            st = se_sample_set_push(&it->scope[SE_SCOPE_DEVICE], &s, err);
         }
     }
     return st;
