@@ -395,8 +395,19 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
     gethostname(host, sizeof host - 1);
     struct utsname un;
     uname(&un);
-    se_command_line("git -C '" SE_SOURCE_DIR "' rev-parse HEAD 2>/dev/null", NULL, commit,
-                    sizeof commit);
+    /* --verify --quiet prints nothing where the tree has no commit (a copy
+     * of the working tree without history): then SE_GIT_COMMIT, if the
+     * person running says which commit the tree is, else "unknown". */
+    se_command_line("git -C '" SE_SOURCE_DIR "' rev-parse --verify --quiet HEAD 2>/dev/null", NULL,
+                    commit, sizeof commit);
+    const char *commit_from = "git rev-parse in the source tree";
+    if (!commit[0] && getenv("SE_GIT_COMMIT") && *getenv("SE_GIT_COMMIT")) {
+        snprintf(commit, sizeof commit, "%s", getenv("SE_GIT_COMMIT"));
+        commit_from = "the SE_GIT_COMMIT variable (the source tree had no git history)";
+    } else if (!commit[0]) {
+        commit_from = "not known: the source tree had no git history; source_files in run.json "
+                      "identify the code by hash";
+    }
     se_command_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no 2>/dev/null",
                     NULL, dirty, sizeof dirty);
     json_t *cmd = json_array();
@@ -405,7 +416,7 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
     return json_pack(
         "{s:s, s:i, s:{s:s, s:s, s:i, s:s, s:i, s:I, s:i, s:f, s:f, s:i, s:i, s:i},"
         " s:{s:f, s:f}, s:{s:i, s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:i},"
-        " s:{s:s, s:s, s:s, s:s}, s:{s:s, s:b, s:s}, s:o}",
+        " s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:b, s:s}, s:o}",
         "format", "softmax-evidence-environment", "version", 1,
         "gpu", "name", d->name, "uuid", uuid, "ordinal", d->ordinal, "compute_capability", cc,
         "sm_count", d->sm_count, "global_memory_bytes", (json_int_t)d->global_bytes,
@@ -419,7 +430,8 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
         (json_int_t)se_cudnn_version(), "cudnn_compiled_version",
         (json_int_t)se_cudnn_compiled_version(), "curand_version", curand_v,
         "host", "hostname", host, "os", un.sysname, "release", un.release, "machine", un.machine,
-        "source", "git_commit", commit[0] ? commit : "unknown", "git_dirty", dirty[0] != '\0',
+        "source", "git_commit", commit[0] ? commit : "unknown", "git_commit_from", commit_from,
+        "git_dirty", dirty[0] != '\0',
         "source_dir", SE_SOURCE_DIR, "command_line", cmd);
 }
 
