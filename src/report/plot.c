@@ -175,6 +175,24 @@ static se_status finish(plot_ctx *c, se_figure *f, se_buf *script, se_err *err)
     return write_rel(c, f->script, script, err);
 }
 
+/* The end of a figure: its data files written and listed, the plot drawn
+ * (only if st is still SE_OK); frees gp and every data buffer. */
+static se_status finish_with_data(plot_ctx *c, se_figure *f, se_buf *gp, const char *const *rels,
+                                  se_buf *const *bufs, size_t n, se_status st, se_err *err)
+{
+    for (size_t i = 0; i < n && st == SE_OK; i++)
+        st = write_rel(c, rels[i], bufs[i], err);
+    for (size_t i = 0; i < n && st == SE_OK; i++)
+        st = se_strlist_add(&f->data_files, rels[i], err);
+    if (st == SE_OK)
+        st = finish(c, f, gp, err);
+    for (size_t i = 0; i < n; i++)
+        se_buf_free(bufs[i]);
+    se_buf_free(gp);
+    return st;
+}
+
+
 /* The timed items of one shape in summary.json's order (strategies, then
  * copy). */
 static size_t shape_items(const se_rundata *rd, const se_shape *s, json_t **items)
@@ -232,6 +250,19 @@ static se_status add_common_run_files(se_figure *f, se_err *err)
     if (st == SE_OK)
         st = se_strlist_add(&f->run_files, "protocol.json", err);
     return st;
+}
+
+/* The end of a figure drawn from summary.json alone: its run files, its
+ * data file, the plot; frees both buffers. */
+static se_status finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_buf *data,
+                                     const char *rel, se_err *err)
+{
+    se_status st = add_common_run_files(f, err);
+    if (st == SE_OK)
+        st = se_strlist_add(&f->run_files, "summary.json", err);
+    const char *rels[] = {rel};
+    se_buf *bufs[] = {data};
+    return finish_with_data(c, f, gp, rels, bufs, 1, st, err);
 }
 
 /* ---- fig1: every device-time sample per shape and strategy ------------ */
@@ -369,20 +400,9 @@ static se_status fig1_latency(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_printf(&gp, "%sNaN with lines lw 3 lc rgb \"black\" title \"median (summary.json)\"\n",
                   n_legend ? ", \\\n         " : "");
     script_end(&gp);
-    if (st == SE_OK)
-        st = write_rel(c, "data/fig1_latency.tsv", &data, err);
-    if (st == SE_OK)
-        st = write_rel(c, "data/fig1_medians.tsv", &med, err);
-    if (st == SE_OK)
-        st = se_strlist_add(&f->data_files, "data/fig1_latency.tsv", err);
-    if (st == SE_OK)
-        st = se_strlist_add(&f->data_files, "data/fig1_medians.tsv", err);
-    if (st == SE_OK)
-        st = finish(c, f, &gp, err);
-    se_buf_free(&data);
-    se_buf_free(&med);
-    se_buf_free(&gp);
-    return st;
+    const char *rels[] = {"data/fig1_latency.tsv", "data/fig1_medians.tsv"};
+    se_buf *bufs[] = {&data, &med};
+    return finish_with_data(c, f, &gp, rels, bufs, 2, st, err);
 }
 
 /* ---- fig2 and fig3: per shape and strategy, from summary.json --------- */
@@ -440,24 +460,6 @@ static double offset_of(size_t k, size_t n)
     return -0.4 + ((double)k + 0.5) * 0.8 / (double)n;
 }
 
-/* The end of a figure drawn from summary.json alone: its run files, its
- * data file, the plot; frees both buffers. */
-static se_status finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_buf *data,
-                                     const char *rel, se_err *err)
-{
-    se_status st = add_common_run_files(f, err);
-    if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
-    if (st == SE_OK)
-        st = write_rel(c, rel, data, err);
-    if (st == SE_OK)
-        st = se_strlist_add(&f->data_files, rel, err);
-    if (st == SE_OK)
-        st = finish(c, f, gp, err);
-    se_buf_free(data);
-    se_buf_free(gp);
-    return st;
-}
 
 static se_status fig2_speedup(plot_ctx *c, se_figure *f, se_err *err)
 {
@@ -974,20 +976,9 @@ static se_status fig5_controls(plot_ctx *c, se_figure *f, se_err *err)
                            "with points pt 13 ps 2.5 lc rgb \"#a63603\" notitle", n, n);
     se_buf_add(&gp, "\n");
     script_end(&gp);
-    if (st == SE_OK)
-        st = write_rel(c, "data/fig5_controls.tsv", &data, err);
-    if (st == SE_OK)
-        st = write_rel(c, "data/fig5_medians.tsv", &med, err);
-    if (st == SE_OK)
-        st = se_strlist_add(&f->data_files, "data/fig5_controls.tsv", err);
-    if (st == SE_OK)
-        st = se_strlist_add(&f->data_files, "data/fig5_medians.tsv", err);
-    if (st == SE_OK)
-        st = finish(c, f, &gp, err);
-    se_buf_free(&data);
-    se_buf_free(&med);
-    se_buf_free(&gp);
-    return st;
+    const char *rels[] = {"data/fig5_controls.tsv", "data/fig5_medians.tsv"};
+    se_buf *bufs[] = {&data, &med};
+    return finish_with_data(c, f, &gp, rels, bufs, 2, st, err);
 }
 
 /* ---- driver ----------------------------------------------------------- */
