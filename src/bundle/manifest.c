@@ -690,6 +690,24 @@ done:
     return st;
 }
 
+se_status se_manifest_lists(const char *dir, const char *name, const char *rel, int *listed,
+                            se_err *err)
+{
+    *listed = 0;
+    char *mpath = join_path(dir, name);
+    if (!mpath)
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate the manifest path in %s", dir);
+    line_list lines;
+    se_status st = read_manifest(mpath, &lines, err);
+    free(mpath);
+    if (st != SE_OK)
+        return st;
+    for (size_t i = 0; i < lines.n && !*listed; i++)
+        *listed = lines.v[i].path && strcmp(lines.v[i].path, rel) == 0;
+    lines_free(&lines);
+    return SE_OK;
+}
+
 int se_manifest_ok(const se_manifest_report *rep, int strict)
 {
     return rep->mismatched == 0 && rep->unlisted == 0 && rep->malformed == 0 &&

@@ -50,6 +50,11 @@ typedef struct se_manifest_report {
 se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
                              se_manifest_report *rep, se_err *err);
 
+/* Sets *listed to 1 when dir/<name> has a well-formed line for rel, else 0.
+ * SE_ERR_IO if the manifest cannot be read. */
+se_status se_manifest_lists(const char *dir, const char *name, const char *rel, int *listed,
+                            se_err *err);
+
 /* 1 when the report has no mismatched, unlisted or malformed entry and, if
  * strict, no remote-only entry. */
 int se_manifest_ok(const se_manifest_report *rep, int strict);

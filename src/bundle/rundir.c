@@ -129,6 +129,18 @@ se_status se_rundir_write_json(const se_rundir *rd, const char *rel, const json_
     return st;
 }
 
+se_status se_rundir_write_samples(const se_rundir *rd, const char *rel, const se_sample_set *scopes,
+                                  int n_scopes, se_err *err)
+{
+    FILE *f;
+    se_status st = se_rundir_fopen(rd, rel, &f, err);
+    if (st != SE_OK)
+        return st;
+    st = se_samples_write(f, scopes, n_scopes, err);
+    se_status st2 = se_rundir_fclose(f, rel, err);
+    return st == SE_OK ? st2 : st;
+}
+
 se_status se_rundir_finish(se_rundir *rd, se_err *err)
 {
     if (interrupted)

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "../se_common.h"
+#include "samples.h"
 
 typedef struct se_rundir {
     char runs[4096];  /* the runs folder */
@@ -47,6 +48,10 @@ se_status se_rundir_write(const se_rundir *rd, const char *rel, const void *data
                           se_err *err);
 se_status se_rundir_write_json(const se_rundir *rd, const char *rel, const json_t *value,
                                se_err *err);
+
+/* Writes a samples file (se_samples_write) of n_scopes sets to rel. */
+se_status se_rundir_write_samples(const se_rundir *rd, const char *rel, const se_sample_set *scopes,
+                                  int n_scopes, se_err *err);
 
 /* Writes MANIFEST.sha256 and renames the directory to runs/<id>. */
 se_status se_rundir_finish(se_rundir *rd, se_err *err);

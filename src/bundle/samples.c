@@ -199,3 +199,16 @@ se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int 
             se_sample_set_free(&scopes[sc]);
     return st;
 }
+
+se_status se_samples_load(const char *dir, const char *rel, se_sample_set *scopes, int n_scopes,
+                          se_err *err)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel, strerror(errno));
+    se_status st = se_samples_read(f, rel, scopes, n_scopes, err);
+    fclose(f);
+    return st;
+}

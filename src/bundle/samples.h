@@ -74,4 +74,9 @@ se_status se_samples_write(FILE *f, const se_sample_set *scopes, int n_scopes, s
 se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int n_scopes,
                           se_err *err);
 
+/* Reads the samples file dir/rel (se_samples_read, messages prefixed with
+ * rel); a file that cannot be opened is SE_ERR_IO, naming rel. */
+se_status se_samples_load(const char *dir, const char *rel, se_sample_set *scopes, int n_scopes,
+                          se_err *err);
+
 #endif

@@ -104,6 +104,37 @@ typedef struct shape_ctx {
     double copy_median[SE_NSCOPES];
 } shape_ctx;
 
+/* One scope of a case: its statistics (the bootstrap seeded from the case id
+ * and the scope name), L2 label and, on a shape, GB/s. The values in round
+ * order stay in *values for the caller (free them). */
+static se_status scope_summary(const se_protocol *p, const se_case_id *c, int sc,
+                               const se_sample_set *set, double bytes, double **values,
+                               se_summary *s, json_t **out, se_err *err)
+{
+    double *v = NULL;
+    size_t thr = 0;
+    se_status st = scope_values(p, c, sc, set, &v, &thr, err);
+    if (st == SE_OK)
+        st = se_summarize(v, set->n, (unsigned)p->bootstrap_resamples,
+                          summary_seed(p, c->id, se_scope_name((se_scope)sc)), s, err);
+    if (st != SE_OK) {
+        free(v);
+        return st;
+    }
+    json_t *js = summary_json(s, thr);
+    json_object_set_new(js, "l2", json_string(se_scope_l2((se_scope)sc)));
+    if (c->shape)
+        json_object_set_new(js, "gbps", json_real(bytes / s->median));
+    *values = v;
+    *out = js;
+    return SE_OK;
+}
+
+static double bytes_moved(const se_shape *s)
+{
+    return 8.0 * (double)s->rows * (double)s->cols;
+}
+
 static se_status case_json(const se_protocol *p, const se_case_id *c, const se_sample_set *sets,
                            shape_ctx *sh, json_t **out, se_err *err)
 {
@@ -116,7 +147,7 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
     double bytes = 0.0;
     if (c->shape) {
         const se_strategy_info *info = c->strategy >= 0 ? se_strategy_get((se_strategy)c->strategy) : NULL;
-        bytes = 8.0 * (double)c->shape->rows * (double)c->shape->cols;
+        bytes = bytes_moved(c->shape);
         json_object_set_new(o, "shape", json_string(c->shape->spec));
         json_object_set_new(o, "rows", json_integer(c->shape->rows));
         json_object_set_new(o, "cols", json_integer(c->shape->cols));
@@ -128,21 +159,12 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
     se_status st = SE_OK;
     for (int sc = 0; sc < c->n_scopes && st == SE_OK; sc++) {
         double *v = NULL;
-        size_t thr = 0;
         se_summary s;
-        st = scope_values(p, c, sc, &sets[sc], &v, &thr, err);
-        if (st == SE_OK)
-            st = se_summarize(v, sets[sc].n, (unsigned)p->bootstrap_resamples,
-                              summary_seed(p, c->id, se_scope_name((se_scope)sc)), &s, err);
-        if (st != SE_OK) {
-            free(v);
+        json_t *js = NULL;
+        st = scope_summary(p, c, sc, &sets[sc], bytes, &v, &s, &js, err);
+        if (st != SE_OK)
             break;
-        }
-        json_t *js = summary_json(&s, thr);
-        json_object_set_new(js, "l2", json_string(se_scope_l2((se_scope)sc)));
         if (c->shape) {
-            double gbps = bytes / s.median;
-            json_object_set_new(js, "gbps", json_real(gbps));
             if (c->strategy < 0)
                 sh->copy_median[sc] = s.median;
             else if (sh->copy_median[sc] > 0.0)
@@ -172,6 +194,23 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
         return st;
     }
     *out = o;
+    return SE_OK;
+}
+
+se_status se_summary_peer(const se_protocol *p, const se_case_id *c, const se_sample_set *device,
+                          double copy_median_ns, json_t **out, se_err *err)
+{
+    double *v = NULL;
+    se_summary s;
+    json_t *js = NULL;
+    se_status st = scope_summary(p, c, SE_SCOPE_DEVICE, device, bytes_moved(c->shape), &v, &s,
+                                 &js, err);
+    free(v);
+    if (st != SE_OK)
+        return st;
+    if (copy_median_ns > 0.0)
+        json_object_set_new(js, "fraction_of_copy", json_real(copy_median_ns / s.median));
+    *out = js;
     return SE_OK;
 }
 

@@ -27,6 +27,14 @@ typedef se_status (*se_sample_source)(void *ctx, const se_case_id *c, se_sample_
 se_status se_summary_build(const se_protocol *p, se_sample_source source, void *ctx,
                            json_t **out, se_err *err);
 
+/* The summary of a peer case (docs/PEERS.md): a program outside the
+ * harness timed on a shape c->shape, device scope only, summarized exactly
+ * like a case's device scope (same statistics, seed rule, sample-count and
+ * round checks, GB/s), with its fraction of the same-run copy bandwidth
+ * when copy_median_ns > 0. */
+se_status se_summary_peer(const se_protocol *p, const se_case_id *c, const se_sample_set *device,
+                          double copy_median_ns, json_t **out, se_err *err);
+
 /* Compares two JSON values: numbers within a relative 1e-12 (integers
  * exactly), everything else exactly. On the first difference fills path
  * (e.g. "cases[3].scopes.device.median_ns") and a description in what, and

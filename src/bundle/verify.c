@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "verify.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,14 +69,9 @@ static se_status file_source(void *ctx, const se_case_id *c, se_sample_set *scop
                              se_err *err)
 {
     verify_ctx *v = ctx;
-    char rel[160], path[4400];
+    char rel[160];
     se_samples_path(c, rel, sizeof rel);
-    path_of(v, rel, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_VALIDATION, "%s: cannot be read: %s", rel, strerror(errno));
-    se_status st = se_samples_read(f, rel, scopes, c->n_scopes, err);
-    fclose(f);
+    se_status st = se_samples_load(v->dir, rel, scopes, c->n_scopes, err);
     if (st == SE_OK) {
         *owned = 1;
         for (int sc = 0; sc < c->n_scopes; sc++)

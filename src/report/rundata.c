@@ -187,14 +187,7 @@ se_status se_rundata_hash(se_rundata *rd, const char *rel, char hex[65], se_err 
 se_status se_rundata_samples(const se_rundata *rd, const char *rel, se_sample_set *sets,
                              int n_scopes, se_err *err)
 {
-    char path[4400];
-    se_rundata_path(rd, rel, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel, strerror(errno));
-    se_status st = se_samples_read(f, rel, sets, n_scopes, err);
-    fclose(f);
-    return st;
+    return se_samples_load(rd->dir, rel, sets, n_scopes, err);
 }
 
 se_status se_rundata_trace(const se_rundata *rd, const char *rel, se_trace *t, se_err *err)

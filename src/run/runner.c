@@ -104,14 +104,7 @@ static se_status save_samples(run_state *rs, const char *id, se_sample_set *scop
 {
     char rel[160];
     snprintf(rel, sizeof rel, "samples/%s.csv", id);
-    FILE *f;
-    se_status st = se_rundir_fopen(&rs->rd, rel, &f, err);
-    if (st != SE_OK)
-        return st;
-    st = se_samples_write(f, scopes, n_scopes, err);
-    se_status st2 = se_rundir_fclose(f, rel, err);
-    if (st == SE_OK)
-        st = st2;
+    se_status st = se_rundir_write_samples(&rs->rd, rel, scopes, n_scopes, err);
     return st == SE_OK ? keep(rs, id, scopes, err) : st;
 }
 
@@ -271,13 +264,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
                           p->device.warmup, err);
     for (int k = 0; k < 2 && st == SE_OK; k++) {
         snprintf(rel, sizeof rel, "traces/%s.%s.csv", id, k ? "traced" : "untraced");
-        FILE *f;
-        st = se_rundir_fopen(&rs->rd, rel, &f, err);
-        if (st == SE_OK) {
-            st = se_samples_write(f, (k ? &b : &a)->scope, 1, err);
-            se_status st2 = se_rundir_fclose(f, rel, err);
-            st = st == SE_OK ? st2 : st;
-        }
+        st = se_rundir_write_samples(&rs->rd, rel, (k ? &b : &a)->scope, 1, err);
     }
     se_sample_set_free(&a.scope[0]);
     se_sample_set_free(&b.scope[0]);
