@@ -10,7 +10,8 @@
 #include "strategy.h"
 
 enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
-              O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY, O_NO_BLOCK };
+              O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY, O_NO_BLOCK,
+              O_NO_PEERS, O_PEERS_SCRIPT, O_PEERS_PYTHON, O_COUNT };
 
 typedef struct opt_def {
     enum opt_id id;
@@ -43,6 +44,10 @@ static const opt_def run_opts[] = {
     {O_NO_BLOCK, "--no-blocking-kernel", 0, "time without the blocking kernel (for runs under\n"
                                             "                         compute-sanitizer, which serializes launches;\n"
                                             "                         device times then include host submission)"},
+    {O_NO_PEERS, "--no-peers", 0, "do not measure the PyTorch peers (peers.json says skipped)"},
+    {O_PEERS_SCRIPT, "--peers-script", 1, "the peers script (default: bench/peers.py of the\n"
+                                          "                         source tree)"},
+    {O_PEERS_PYTHON, "--peers-python", 1, "the python that runs it, with torch (default python3)"},
 };
 
 #define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
@@ -54,6 +59,7 @@ void se_cli_usage(FILE *out)
             "       softmax-evidence verify RUN_DIR [--strict]\n"
             "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
             "       softmax-evidence figures RUN_DIR OUT_DIR\n"
+            "       softmax-evidence table RUN_DIR\n"
             "       softmax-evidence site RUN_DIR OUT_DIR\n"
             "       softmax-evidence profile RUN_DIR [--reparse]\n"
             "       softmax-evidence --help | --version\n"
@@ -62,15 +68,20 @@ void se_cli_usage(FILE *out)
             "shape of the protocol, validates each output against a float64 CPU reference\n"
             "and cuDNN, times every strategy and control in every scope, and writes a run\n"
             "directory RUNS_DIR/<UTC start>/ with its SHA-256 manifest; a separate traced\n"
-            "run of every strategy records each task's SM and start and end times.\n"
+            "run of every strategy records each task's SM and start and end times; then\n"
+            "bench/peers.py times PyTorch eager, torch.compile and torch.softmax on the same\n"
+            "inputs (skipped, saying why, where python, torch or CUDA for torch is missing).\n"
             "verify: with no GPU, re-hashes a run directory against its manifest,\n"
             "recomputes every timing summary from the raw samples and re-checks the\n"
-            "validation and every dependency trace; --strict also fails on files listed\n"
-            "but not present.\n"
+            "validation, every dependency trace and the PyTorch peers; --strict also fails\n"
+            "on files listed but not present.\n"
             "trace: writes one trace of a run (CASE = <rows>x<cols>.<strategy>) as Chrome\n"
             "trace-event JSON for Perfetto, and prints its checks and summary.\n"
             "figures: verifies a run, then draws its figures (SVG and PNG, with gnuplot)\n"
             "and writes report.md, report.html and provenance.json into OUT_DIR.\n"
+            "table: verifies a run, then prints its timing table (the one run prints last):\n"
+            "strategies, copy and peers per shape, GB/s, fraction of copy, ratio to the best\n"
+            "peer.\n"
             "site: verifies a run and builds a static evidence site (HTML, CSS, figures,\n"
             "selected run files, SITE_MANIFEST.sha256); verify also accepts a site.\n"
             "profile: on a GPU, runs Nsight Compute over every kernel of every strategy on\n"
@@ -149,8 +160,16 @@ static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const 
         break;
     case O_VALIDATE_ONLY: o->validate_only = 1; break;
     case O_NO_BLOCK: o->no_blocking_kernel = 1; break;
+    case O_NO_PEERS: o->no_peers = 1; break;
+    case O_COUNT: break;
+    case O_PEERS_SCRIPT:
+    case O_PEERS_PYTHON:
+        if (!*v)
+            return se_fail(err, SE_ERR_USAGE, "%s: empty path", d->name);
+        *(d->id == O_PEERS_SCRIPT ? &o->peers_script : &o->peers_python) = v;
+        break;
     }
-    static const unsigned given[] = {
+    static const unsigned given[O_COUNT] = {
         [O_SHAPES] = SE_GIVEN_SHAPES, [O_TILE] = SE_GIVEN_TILE, [O_SEED] = SE_GIVEN_SEED,
         [O_SCALE] = SE_GIVEN_SCALE, [O_EPS] = SE_GIVEN_EPS, [O_STRATEGIES] = SE_GIVEN_STRATEGIES,
         [O_INVOCATIONS] = SE_GIVEN_INVOCATIONS, [O_VALIDATE_ONLY] = 0};
@@ -187,6 +206,9 @@ static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_
         if (st != SE_OK)
             return st;
     }
+    if (o->no_peers && (o->peers_script || o->peers_python))
+        return se_fail(err, SE_ERR_USAGE, "--no-peers: cannot be combined with %s",
+                       o->peers_script ? "--peers-script" : "--peers-python");
     /* Shapes last: "T" in a shape means the final --tile, wherever it was given. */
     return se_parse_shape_list(shapes, o->tile, &o->shapes, &o->n_shapes, err);
 }
@@ -297,6 +319,9 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
     if (strcmp(cmd, "site") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
                           "site: usage: softmax-evidence site RUN_DIR OUT_DIR", cli, err);
+    if (strcmp(cmd, "table") == 0)
+        return parse_dirs(argc - 2, argv + 2, SE_CMD_TABLE, 1,
+                          "table: usage: softmax-evidence table RUN_DIR", cli, err);
     if (strcmp(cmd, "profile") == 0) {
         int n = argc - 2;
         if (n > 0 && strcmp(argv[argc - 1], "--reparse") == 0) {

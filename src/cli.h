@@ -33,6 +33,7 @@ typedef enum se_command {
     SE_CMD_FIGURES,
     SE_CMD_SITE,
     SE_CMD_PROFILE,
+    SE_CMD_TABLE,
     SE_CMD_PROFILE_TARGET /* internal: what `profile` runs under Nsight Compute */
 } se_command;
 
@@ -71,6 +72,9 @@ typedef struct se_run_opts {
                                   this large (0: no limit) */
     int validate_only;         /* --validate-only: no timing, no run directory */
     int no_blocking_kernel;    /* --no-blocking-kernel: for runs under compute-sanitizer */
+    int no_peers;              /* --no-peers: do not measure the PyTorch peers */
+    const char *peers_script;  /* --peers-script, NULL for the source tree's bench/peers.py */
+    const char *peers_python;  /* --peers-python, NULL for python3 */
 } se_run_opts;
 
 typedef struct se_trace_opts {
@@ -79,7 +83,7 @@ typedef struct se_trace_opts {
     const char *output;  /* -o FILE.json */
 } se_trace_opts;
 
-/* figures RUN_DIR OUT_DIR; profile RUN_DIR; profile-target RUN_DIR. */
+/* figures RUN_DIR OUT_DIR; table RUN_DIR; profile RUN_DIR; profile-target RUN_DIR. */
 typedef struct se_dir_opts {
     const char *dir;
     const char *out_dir;

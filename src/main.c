@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "overrides.h"
 #include "report/figures.h"
+#include "report/table.h"
 #include "run/profile.h"
 #include "site/site.h"
 #include "protocol.h"
@@ -95,6 +96,9 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_SITE:
         st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
+        break;
+    case SE_CMD_TABLE:
+        st = se_table_main(cli.dirs.dir, stdout, &err);
         break;
     case SE_CMD_PROFILE:
         st = cli.dirs.reparse ? se_profile_reparse(cli.dirs.dir, stdout, &err)

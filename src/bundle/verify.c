@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "../peers/peers.h"
 #include "../protocol.h"
 #include "../reference.h"
 #include "../strategy.h"
@@ -119,16 +120,18 @@ static int bool_field(const json_t *o, const char *k)
     return json_is_true(json_object_get(o, k));
 }
 
-/* Recomputes one case from its saved arrays, if both are present. Returns
- * 1 if it was re-checked. */
-static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, const char *cid)
+/* Recomputes one validation record (of validation.json, or of peers.json,
+ * named by `file`) from its saved arrays, if both are present; `name` is
+ * the strategy or peer that wrote arrays/<shape>.<name>.y.f32. Returns 1 if
+ * it was re-checked. */
+static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, const char *cid,
+                          const char *name, const char *file)
 {
     int64_t rows = json_integer_value(json_object_get(c, "rows"));
     int64_t cols = json_integer_value(json_object_get(c, "cols"));
-    const char *strategy = json_string_value(json_object_get(c, "strategy"));
     char xrel[160], yrel[200], xp[4400], yp[4400];
     snprintf(xrel, sizeof xrel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", rows, cols);
-    snprintf(yrel, sizeof yrel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", rows, cols, strategy);
+    snprintf(yrel, sizeof yrel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", rows, cols, name);
     path_of(v, xrel, xp, sizeof xp);
     path_of(v, yrel, yp, sizeof yp);
     struct stat sx, sy;
@@ -159,10 +162,12 @@ static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, 
         se_hex32(dy, hy);
         const char *in_sha = json_string_value(json_object_get(c, "input_sha256"));
         const char *out_sha = json_string_value(json_object_get(c, "output_sha256"));
+        char where[300];
+        snprintf(where, sizeof where, "%s: %s", file, cid);
         if (!in_sha || strcmp(hx, in_sha) != 0)
-            problem(v, "validation.json: %s: field 'input_sha256' does not match %s", cid, xrel);
+            problem(v, "%s: field 'input_sha256' does not match %s", where, xrel);
         if (!out_sha || strcmp(hy, out_sha) != 0)
-            problem(v, "validation.json: %s: field 'output_sha256' does not match %s", cid, yrel);
+            problem(v, "%s: field 'output_sha256' does not match %s", where, yrel);
         se_reference_rms_softmax(x, rows, cols, p->eps, ref);
         se_compare cmp;
         se_compare_f32_f64(y, ref, (int64_t)n, p->tol, &cmp);
@@ -170,8 +175,8 @@ static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, 
         if (se_compare_passed(&cmp) != (cmp.n_fail == 0) ||
             (cmp.n_fail == 0) != (json_integer_value(json_object_get(c, "fails")) == 0) ||
             (!se_compare_passed(&cmp) && saved_pass))
-            problem(v, "validation.json: %s: field 'fails'/'pass' disagrees with the arrays "
-                    "recomputed against the tolerances%s", cid, "");
+            problem(v, "%s: field 'fails'/'pass' disagrees with the arrays recomputed against "
+                    "the tolerances", where, "");
     }
     free(x);
     free(y);
@@ -234,7 +239,9 @@ static void check_validation(verify_ctx *v, const se_protocol *p)
                 break;
             }
         }
-        n_arrays += (size_t)recheck_arrays(v, p, c, cid);
+        n_arrays += (size_t)recheck_arrays(v, p, c, cid,
+                                           json_string_value(json_object_get(c, "strategy")),
+                                           "validation.json");
     }
     if (v->out)
         fprintf(v->out, "validation: %zu cases re-checked against atol %g, rtol %g: %zu pass%s; "
@@ -353,6 +360,74 @@ static void check_traces(verify_ctx *v, const se_protocol *p)
     json_decref(saved);
 }
 
+static int peers_listed(void *ctx, const char *rel)
+{
+    verify_ctx *v = ctx;
+    int listed = 0;
+    return se_manifest_lists(v->dir, SE_MANIFEST_NAME, rel, &listed, NULL) == SE_OK && listed;
+}
+
+static void peers_problem(void *ctx, const char *message)
+{
+    problem(ctx, "%s%s", message, "");
+}
+
+/* peers.json, when the run has one (runs made before the peers have none):
+ * the entries against the protocol, manifest and input hashes, every
+ * summary recomputed from its samples, saved outputs re-checked. */
+static void check_peers(verify_ctx *v, const se_protocol *p)
+{
+    if (!present(v, SE_PEERS_FILE)) {
+        if (v->out)
+            fprintf(v->out, "peers: none recorded (the run predates the PyTorch peers)\n");
+        return;
+    }
+    json_t *j = load_json(v, SE_PEERS_FILE, SE_PEERS_FORMAT);
+    if (!j)
+        return;
+    json_t *summary = load_json(v, "summary.json", SE_SUMMARY_FORMAT);
+    json_t *val = load_json(v, "validation.json", "softmax-evidence-validation");
+    size_t before = v->problems, n_arrays = 0;
+    se_peers_env env = {p, summary, val, file_source, v, peers_listed, peers_problem, v};
+    se_peers_counts n;
+    se_peers_check(j, &env, &n);
+    const char *status = json_string_value(json_object_get(j, "status"));
+    const char *copy = json_string_value(json_object_get(j, "script_copy"));
+    if (copy) {
+        unsigned char d[32];
+        char path[4400], hex[65] = "";
+        path_of(v, copy, path, sizeof path);
+        if (se_sha256_file(path, d, NULL) == SE_OK)
+            se_hex32(d, hex);
+        const char *want = json_string_value(json_object_get(j, "script_sha256"));
+        if (!want || strcmp(hex, want) != 0)
+            problem(v, "peers.json: field 'script_sha256': does not match %s", copy, "");
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(j, "peers"), i, e) {
+        const char *st = json_string_value(json_object_get(e, "status"));
+        if (st && (strcmp(st, "ok") == 0 || strcmp(st, "failed") == 0))
+            n_arrays += (size_t)recheck_arrays(v, p, e, json_string_value(json_object_get(e, "case")),
+                                               json_string_value(json_object_get(e, "peer")),
+                                               SE_PEERS_FILE);
+    }
+    if (v->out) {
+        if (status && strcmp(status, "skipped") == 0)
+            fprintf(v->out, "peers: skipped (%s): %s\n",
+                    json_string_value(json_object_get(j, "reason")),
+                    v->problems == before ? "consistent" : "PROBLEMS");
+        else
+            fprintf(v->out, "peers: %zu (peer, shape) cases: %zu pass, %zu fail validation, %zu "
+                    "errors; %zu summaries recomputed from their samples, %zu outputs from saved "
+                    "arrays: %s\n", n.entries, n.ok, n.failed, n.errors, n.recomputed, n_arrays,
+                    v->problems == before ? "all match" : "PROBLEMS");
+    }
+    json_decref(summary);
+    json_decref(val);
+    json_decref(j);
+}
+
 se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
 {
     struct stat sb;
@@ -387,6 +462,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
         check_summaries(&v, &p);
         check_validation(&v, &p);
         check_traces(&v, &p);
+        check_peers(&v, &p);
         se_protocol_free(&p);
     }
     size_t total = file_problems + v.problems;
@@ -402,4 +478,55 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
                        strict ? ", counted with --strict" : ", allowed", v.problems,
                        v.problems == 1 ? "" : "s");
     return SE_OK;
+}
+
+/* Lines of verify's output that name a problem (not its progress lines). */
+static void first_problems(const char *text, char *buf, size_t size)
+{
+    size_t used = 0;
+    int count = 0;
+    buf[0] = '\0';
+    while (*text && count < 3) {
+        size_t len = strcspn(text, "\n");
+        int is_problem = strncmp(text, "mismatch: ", 10) == 0 || strncmp(text, "unlisted: ", 10) == 0 ||
+                         strncmp(text, "malformed: ", 11) == 0 || strncmp(text, "  ", 2) == 0;
+        if (is_problem && used + 4 < size) {
+            const char *line = text;
+            size_t n = len;
+            while (n && *line == ' ') {
+                line++;
+                n--;
+            }
+            int w = snprintf(buf + used, size - used, "%s%.*s", count ? "; " : "", (int)n, line);
+            used += w > 0 ? (size_t)w : 0;
+            used = used < size ? used : size - 1;
+            count++;
+        }
+        text += len;
+        if (*text == '\n')
+            text++;
+    }
+}
+
+se_status se_verify_first(const char *run_dir, const char *cmd, const char *consequence,
+                          se_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&text, &len);
+    if (!log)
+        return se_fail(err, SE_ERR_NOMEM, "out of memory for verify's report");
+    se_err verr = {{0}};
+    se_status st = se_verify_run(run_dir, 0, log, &verr);
+    fclose(log);
+    if (st == SE_ERR_VALIDATION) {
+        char problems[700];
+        first_problems(text ? text : "", problems, sizeof problems);
+        st = se_fail(err, SE_ERR_VALIDATION, "%s: the run does not verify, so %s: %s%s%s", cmd,
+                     consequence, verr.msg, problems[0] ? "; first problems: " : "", problems);
+    } else if (st != SE_OK) {
+        st = se_fail(err, st, "%s: %s", cmd, verr.msg);
+    }
+    free(text);
+    return st;
 }

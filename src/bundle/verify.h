@@ -16,4 +16,11 @@
  * check failed (err says how many), SE_ERR_IO when dir is not a run. */
 se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err);
 
+/* For a command that builds on a run (figures, table): verifies it without
+ * printing. A run that does not verify is refused with SE_ERR_VALIDATION
+ * and "<cmd>: the run does not verify, so <consequence>: ...; first
+ * problems: ..."; a folder that is not a run keeps verify's status. */
+se_status se_verify_first(const char *run_dir, const char *cmd, const char *consequence,
+                          se_err *err);
+
 #endif

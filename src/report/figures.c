@@ -43,54 +43,11 @@ typedef struct out_paths {
     out_state state;
 } out_paths;
 
-/* Lines of verify's output that name a problem (not its progress lines). */
-static void first_problems(const char *text, char *buf, size_t size)
-{
-    size_t used = 0;
-    int count = 0;
-    buf[0] = '\0';
-    while (*text && count < 3) {
-        size_t len = strcspn(text, "\n");
-        int is_problem = strncmp(text, "mismatch: ", 10) == 0 || strncmp(text, "unlisted: ", 10) == 0 ||
-                         strncmp(text, "malformed: ", 11) == 0 || strncmp(text, "  ", 2) == 0;
-        if (is_problem && used + 4 < size) {
-            const char *line = text;
-            size_t n = len;
-            while (n && *line == ' ') {
-                line++;
-                n--;
-            }
-            int w = snprintf(buf + used, size - used, "%s%.*s", count ? "; " : "", (int)n, line);
-            used += w > 0 ? (size_t)w : 0;
-            used = used < size ? used : size - 1;
-            count++;
-        }
-        text += len;
-        if (*text == '\n')
-            text++;
-    }
-}
-
 static se_status verify_first(const char *run_dir, FILE *out, se_err *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *log = open_memstream(&text, &len);
-    if (!log)
-        return se_fail(err, SE_ERR_NOMEM, "out of memory for verify's report");
-    se_err verr = {{0}};
-    se_status st = se_verify_run(run_dir, 0, log, &verr);
-    fclose(log);
-    if (st != SE_OK) {
-        char problems[700];
-        first_problems(text ? text : "", problems, sizeof problems);
-        st = se_fail(err, SE_ERR_VALIDATION,
-                     "figures: the run does not verify, so nothing is drawn from it: %s%s%s", verr.msg,
-                     problems[0] ? "; first problems: " : "", problems);
-    } else if (out) {
+    se_status st = se_verify_first(run_dir, "figures", "nothing is drawn from it", err);
+    if (st == SE_OK && out)
         fprintf(out, "figures: %s verifies (softmax-evidence verify %s)\n", run_dir, run_dir);
-    }
-    free(text);
     return st;
 }
 

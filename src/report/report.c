@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../bundle/samples.h"
+#include "../peers/peers.h"
 #include "buf.h"
 
 #define MAX_COLS 32
@@ -523,6 +524,61 @@ static void section_cudnn(doc *d, const se_rundata *rd)
     table_end(d);
 }
 
+/* peers.json: PyTorch eager, torch.compile and torch.softmax on the same
+ * inputs, timed in the device scope, validated like the strategies. */
+static void section_peers(doc *d, const se_rundata *rd)
+{
+    heading(d, 2, "PyTorch peers");
+    const json_t *pj = rd->peers;
+    char why[1200];
+    if (se_peers_absent(pj, why, sizeof why)) {
+        para(d, "No PyTorch peer was measured: %s (docs/PEERS.md).", why);
+        return;
+    }
+    const json_t *env = json_object_get(pj, "environment");
+    para(d, "%s (SHA-256 %s, copied to %s) timed torch %s (CUDA %s, Triton %s) on %s with the "
+            "run's own input bytes: %s Each output was validated here against the float64 reference "
+            "(%s, atol %g, rtol %g). Times are microseconds, GB/s counts one read of x and one "
+            "write of y, fraction of copy is median(copy) / median (docs/PEERS.md).",
+         se_json_str(pj, "script", "?"), se_json_str(pj, "script_sha256", "?"),
+         se_json_str(pj, "script_copy", "?"), se_json_str(env, "torch_version", "?"),
+         se_json_str(env, "torch_cuda_version", "?"), se_json_str(env, "triton_version", "-"),
+         se_json_str(env, "device_name", "?"), se_json_str(pj, "timing", "?"),
+         se_json_str(json_object_get(pj, "tolerance"), "rule", "?"),
+         se_json_num(json_object_get(pj, "tolerance"), "atol"),
+         se_json_num(json_object_get(pj, "tolerance"), "rtol"));
+    table_begin(d, "shape|peer|computes|status|median (us)|median 95% CI (us)|GB/s|fraction of "
+                   "copy|max rel err|samples file|input SHA-256|output SHA-256");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(pj, "peers"), i, e) {
+        char cells[12][CELL];
+        const json_t *s = json_object_get(e, "summary");
+        const json_t *ci = json_object_get(s, "median_ci95_ns");
+        snprintf(cells[0], CELL, "%lldx%lld", ival(e, "rows"), ival(e, "cols"));
+        snprintf(cells[1], CELL, "%s", se_json_str(e, "peer", "?"));
+        snprintf(cells[2], CELL, "%s", se_json_str(e, "computes", "?"));
+        snprintf(cells[3], CELL, "%s", se_json_str(e, "status", "?"));
+        if (s) {
+            fmt_us(cells[4], CELL, se_json_num(s, "median_ns"));
+            snprintf(cells[5], CELL, "%.3f to %.3f", json_number_value(json_array_get(ci, 0)) / 1e3,
+                     json_number_value(json_array_get(ci, 1)) / 1e3);
+            snprintf(cells[6], CELL, "%.1f", se_json_num(s, "gbps"));
+            snprintf(cells[7], CELL, "%.3f", se_json_num(s, "fraction_of_copy"));
+            snprintf(cells[8], CELL, "%.3e", se_json_num(e, "max_rel_err"));
+        } else {
+            snprintf(cells[4], CELL, "error: %.140s", se_json_str(e, "error", "?"));
+            for (int k = 5; k < 9; k++)
+                snprintf(cells[k], CELL, "-");
+        }
+        snprintf(cells[9], CELL, "%s", se_json_str(e, "samples_file", "-"));
+        snprintf(cells[10], CELL, "%s", se_json_str(e, "input_sha256", "-"));
+        snprintf(cells[11], CELL, "%s", se_json_str(e, "output_sha256", "-"));
+        table_row(d, 12, cells, 0);
+    }
+    table_end(d);
+}
+
 static void section_validation(doc *d, const se_rundata *rd)
 {
     heading(d, 2, "Validation");
@@ -908,6 +964,7 @@ se_status se_report_write(se_rundata *rd, const se_figure figs[SE_NFIGURES], con
     section_environment(&d, rd);
     section_timing(&d, rd);
     section_cudnn(&d, rd);
+    section_peers(&d, rd);
     section_validation(&d, rd);
     section_resources(&d, rd);
     section_traces(&d, rd);

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bundle/manifest.h"
 #include "../bundle/summary.h"
+#include "../peers/peers.h"
 
 void se_rundata_path(const se_rundata *rd, const char *rel, char *path, size_t size)
 {
@@ -112,8 +114,11 @@ se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err)
     for (size_t i = 0; st == SE_OK && i < sizeof files / sizeof files[0]; i++)
         st = load_json(rd, files[i].rel, files[i].format,
                        (json_t **)((char *)rd + files[i].offset), err);
+    char path[4400];
+    se_rundata_path(rd, SE_PEERS_FILE, path, sizeof path);
+    if (st == SE_OK && access(path, F_OK) == 0)
+        st = load_json(rd, SE_PEERS_FILE, SE_PEERS_FORMAT, &rd->peers, err);
     if (st == SE_OK) {
-        char path[4400];
         se_rundata_path(rd, "protocol.json", path, sizeof path);
         st = se_protocol_load(path, &rd->p, err);
         rd->have_protocol = st == SE_OK;
@@ -140,6 +145,7 @@ void se_rundata_free(se_rundata *rd)
     json_decref(rd->validation);
     json_decref(rd->resources);
     json_decref(rd->traces);
+    json_decref(rd->peers);
     if (rd->have_protocol)
         se_protocol_free(&rd->p);
     for (size_t i = 0; i < rd->n_files; i++)

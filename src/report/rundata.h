@@ -28,13 +28,14 @@ typedef struct se_rundata {
     se_protocol p;
     int have_protocol;
     json_t *run, *env, *summary, *validation, *resources, *traces;
+    json_t *peers;    /* peers.json, NULL in a run made before the peers */
     se_run_file *files;
     size_t n_files;
 } se_rundata;
 
 /* Loads run.json, environment.json, protocol.json, summary.json,
- * validation.json, resources.json, traces.json and MANIFEST.sha256 (each
- * JSON file's format and version checked). On failure nothing needs
+ * validation.json, resources.json, traces.json, peers.json when the run
+ * has one, and MANIFEST.sha256 (each JSON file's format and version checked). On failure nothing needs
  * freeing; the message names the file and field. */
 se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err);
 

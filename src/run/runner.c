@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "runner.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@
 #include "../bundle/summary.h"
 #include "../bundle/trace.h"
 #include "../gpu/kernels.h"
+#include "../peers/peers.h"
+#include "../peers/peers_run.h"
+#include "../report/table.h"
 #include "../se_cuda.h"
 #include "../strategy.h"
 #include "cudnn_ref.h"
@@ -52,6 +56,7 @@ typedef struct run_state {
     kept_case *kept;
     size_t n_kept;
     double timer_step_ns, timer_mean_ns, peak_mhz;
+    se_peers_run *peers;   /* the PyTorch peers (docs/PEERS.md) */
     char *trace_outputs;   /* lines of traces/outputs.csv */
     size_t trace_outputs_len;
     char started[32], finished[32];
@@ -116,16 +121,27 @@ static int saves_arrays(const se_run_opts *o, const se_shape *s)
     return o->save_arrays && (o->arrays_max_bytes == 0 || bytes <= o->arrays_max_bytes);
 }
 
-static se_status save_output(void *ctx, const se_validation *v, const float *y, se_err *err)
+/* arrays/<rows>x<cols>.<name>.y.f32, within --save-arrays' limit. */
+static se_status save_array(run_state *rs, const se_shape *s, const char *name, const float *y,
+                            se_err *err)
 {
-    run_state *rs = ctx;
-    if (!saves_arrays(rs->o, &v->shape))
+    if (!saves_arrays(rs->o, s))
         return SE_OK;
     char rel[160];
-    size_t bytes = (size_t)(v->shape.rows * v->shape.cols) * sizeof(float);
-    snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", v->shape.rows,
-             v->shape.cols, se_strategy_get(v->strategy)->name);
+    size_t bytes = (size_t)(s->rows * s->cols) * sizeof(float);
+    snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", s->rows, s->cols, name);
     return se_rundir_write(&rs->rd, rel, y, bytes, err);
+}
+
+static se_status save_output(void *ctx, const se_validation *v, const float *y, se_err *err)
+{
+    return save_array(ctx, &v->shape, se_strategy_get(v->strategy)->name, y, err);
+}
+
+static se_status save_peer_output(void *ctx, const se_shape *s, const char *peer, const float *y,
+                                  se_err *err)
+{
+    return save_array(ctx, s, peer, y, err);
 }
 
 static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudnn,
@@ -522,6 +538,13 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
     }
     if (st == SE_OK)
         st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
+    if (st == SE_OK) {
+        j = NULL;
+        st = se_peers_json(rs->peers, *summary, &j, err);
+        if (st == SE_OK)
+            st = se_rundir_write_json(&rs->rd, SE_PEERS_FILE, j, err);
+        json_decref(j);
+    }
     json_t *sources = json_array();
     if (st == SE_OK)
         st = write_sources(rs, sources, err);
@@ -548,48 +571,6 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
     return st;
 }
 
-/* The table printed last: per shape and strategy, device-time median with
- * its interval, the ratio to stream, bandwidth and fraction of copy. */
-static void print_timing(FILE *out, const json_t *summary)
-{
-    fprintf(out, "\n%-12s %-17s %12s %25s %8s %21s %9s %7s\n", "shape", "strategy", "median_us",
-            "95% CI (us)", "ratio", "ratio 95% CI", "GB/s", "of_copy");
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(summary, "cases"), i, c) {
-        json_t *d = json_object_get(json_object_get(c, "scopes"), "device");
-        json_t *ci = json_object_get(d, "median_ci95_ns");
-        json_t *r = json_object_get(d, "time_ratio_to_stream");
-        json_t *f = json_object_get(d, "fraction_of_copy");
-        char ratio[16] = "-", rci[32] = "-", frac[16] = "-";
-        if (r) {
-            snprintf(ratio, sizeof ratio, "%.3f", json_real_value(json_object_get(r, "ratio")));
-            json_t *rc = json_object_get(r, "ci95");
-            snprintf(rci, sizeof rci, "[%.3f, %.3f]", json_real_value(json_array_get(rc, 0)),
-                     json_real_value(json_array_get(rc, 1)));
-        }
-        if (f)
-            snprintf(frac, sizeof frac, "%.3f", json_real_value(f));
-        fprintf(out, "%-12s %-17s %12.2f   [%9.2f, %9.2f] %8s %21s %9.1f %7s\n",
-                json_string_value(json_object_get(c, "shape")),
-                json_string_value(json_object_get(c, "what")),
-                json_real_value(json_object_get(d, "median_ns")) / 1e3,
-                json_real_value(json_array_get(ci, 0)) / 1e3,
-                json_real_value(json_array_get(ci, 1)) / 1e3, ratio, rci,
-                json_real_value(json_object_get(d, "gbps")), frac);
-    }
-    json_array_foreach(json_object_get(summary, "controls"), i, c) {
-        json_t *d = json_object_get(json_object_get(c, "scopes"), "device");
-        fprintf(out, "%-30s %12.2f us median device time\n",
-                json_string_value(json_object_get(c, "case")),
-                json_real_value(json_object_get(d, "median_ns")) / 1e3);
-    }
-    json_t *b = json_object_get(json_object_get(summary, "derived"), "grid_barrier_ns");
-    fprintf(out, "grid barrier: %.3f us each (%s)\n",
-            json_real_value(json_object_get(b, "value")) / 1e3,
-            json_string_value(json_object_get(b, "formula")));
-}
-
 static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *out, se_err *err)
 {
     const se_protocol *p = rs->p;
@@ -604,7 +585,16 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
         st = se_case_prepare(p, sh, cudnn, t->stream, &c, &h, err);
         if (st != SE_OK)
             break;
-        if (saves_arrays(rs->o, sh)) {
+        if (st == SE_OK && se_peers_active(rs->peers)) {
+            /* The peers get the same x, and the same pre-scaled xp as cuDNN. */
+            size_t bytes = (size_t)(sh->rows * sh->cols) * sizeof(float);
+            if (cudaMemcpy(h.out, c.xs, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
+                st = se_fail(err, SE_ERR_CUDA, "shape %s: copying the pre-scaled input failed",
+                             sh->spec);
+            else
+                se_peers_add_shape(rs->peers, i, h.x, h.out, h.input_sha256);
+        }
+        if (st == SE_OK && saves_arrays(rs->o, sh)) {
             char rel[128];
             snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", sh->rows, sh->cols);
             st = se_rundir_write(&rs->rd, rel, h.x, (size_t)(sh->rows * sh->cols) * sizeof(float),
@@ -634,11 +624,19 @@ se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_proto
     rs.p = p;
     rs.o = o;
     utc_now(rs.started, sizeof rs.started);
+    if (o->peers_script && access(o->peers_script, R_OK) != 0)
+        return se_fail(err, SE_ERR_USAGE, "--peers-script: %s cannot be read: %s", o->peers_script,
+                       strerror(errno));
     /* The runs folder first: it is checked before any GPU work. */
     se_status st = se_rundir_begin(&rs.rd, o->runs_dir, err);
     if (st != SE_OK)
         return st;
     st = se_validate_preflight(p, o, &rs.dev, err);
+    se_peers_opts po = {o->peers_python ? o->peers_python : "python3",
+                        o->peers_script ? o->peers_script : SE_SOURCE_DIR "/bench/peers.py",
+                        o->device, o->quiet, o->no_peers ? "--no-peers was given" : NULL};
+    if (st == SE_OK)
+        st = se_peers_begin(&rs.peers, p, &po, err);
     if (st != SE_OK) {
         se_rundir_abort(&rs.rd);
         return st;
@@ -678,6 +676,10 @@ se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_proto
     }
     for (int i = 0; i < SE_NCONTROLS; i++)
         se_sample_set_free(&controls[i].scope[0]);
+    /* The peers, after everything the harness times itself; their samples
+     * are numbered after the run's own. */
+    if (st == SE_OK)
+        st = se_peers_measure(rs.peers, &rs.rd, t.seq, save_peer_output, &rs, err);
     if (st == SE_OK)
         st = write_bundle(&rs, src, argc, argv, &summary, err);
     if (st == SE_OK)
@@ -689,8 +691,12 @@ se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_proto
     size_t failed = 0;
     for (size_t i = 0; i < rs.n_results; i++)
         failed += !rs.results[i].pass;
+    se_peers_end(rs.peers);
     if (st == SE_OK) {
-        print_timing(out, summary);
+        se_err terr = {{0}};
+        if (se_table_print_dir(out, rs.rd.final, &terr) != SE_OK)
+            fprintf(stderr, "warning: the timing table cannot be printed from %s: %s\n",
+                    rs.rd.final, terr.msg);
         fprintf(out, "validation: %zu of %zu (strategy, shape) cases passed\n",
                 rs.n_results - failed, rs.n_results);
         fprintf(out, "run directory: %s\n", rs.rd.final);

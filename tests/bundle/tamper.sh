@@ -152,5 +152,66 @@ fi
 
 check "not a run directory" 5 "not a directory" -- "$work/nonexistent"
 
+# peers.json (docs/PEERS.md). A bundle with measured peers needs a GPU; these
+# are the ones that can be written without: skipped, and every peer in error.
+if command -v python3 >/dev/null; then
+    # add_peers STATUS: writes peers.json into the copy and lists it in the manifest.
+    add_peers() {
+        python3 - "$work/run" "$1" <<'PY'
+import json, sys
+run, status = sys.argv[1], sys.argv[2]
+proto = json.load(open(run + "/protocol.json"))
+val = json.load(open(run + "/validation.json"))
+doc = {"format": "softmax-evidence-peers", "version": 1, "status": status,
+       "reason": "--no-peers was given" if status == "skipped" else None,
+       "tolerance": proto["tolerance"], "peers": []}
+if status == "ok":
+    for spec in proto["workload"]["shapes"]:
+        c = next(c for c in val["cases"] if c["shape"] == spec)
+        for peer in ("torch-eager", "torch-compile", "torch-softmax"):
+            doc["peers"].append({"case": "%dx%d.%s" % (c["rows"], c["cols"], peer),
+                                 "shape": spec, "rows": c["rows"], "cols": c["cols"],
+                                 "peer": peer, "input_sha256": c["input_sha256"],
+                                 "operand_sha256": c["input_sha256"], "status": "error",
+                                 "error": "OutOfMemoryError: CUDA out of memory"})
+json.dump(doc, open(run + "/peers.json", "w"), indent=2)
+PY
+        (cd "$work/run" && sha256sum peers.json) >> "$work/run/MANIFEST.sha256"
+    }
+    fresh; add_peers skipped
+    check "peers skipped, saying why: verifies" 0 "peers: skipped (--no-peers was given): consistent" -- --strict "$work/run"
+    out=$("$bin" table "$work/run" 2>&1)
+    if grep -qF "peers: skipped: --no-peers was given; vs_best_peer counts cuDNN only" <<<"$out"; then
+        echo "ok: table says the peers were skipped"; passes=$((passes + 1))
+    else echo "FAIL: table of a run with skipped peers:"; echo "$out" | tail -3; fails=$((fails + 1)); fi
+    sed -i 's/"reason": "--no-peers was given"/"reason": ""/' "$work/run/peers.json"
+    rehash peers.json
+    check "peers skipped without a reason" 1 "peers.json: field 'reason': the peers were skipped and it does not say why" -- "$work/run"
+    fresh; add_peers ok
+    check "every peer in error: verifies" 0 "peers: 33 (peer, shape) cases: 0 pass, 0 fail validation, 33 errors" -- "$work/run"
+    out=$("$bin" table "$work/run" 2>&1)
+    if grep -qE "^4096x4096 +torch-compile +error: OutOfMemoryError: CUDA out of memory" <<<"$out"; then
+        echo "ok: table shows a peer in error"; passes=$((passes + 1))
+    else echo "FAIL: table of a run with peers in error:"; echo "$out" | tail -3; fails=$((fails + 1)); fi
+    sed -i '0,/"error": "OutOfMemoryError/s//"error": "Edited/' "$work/run/peers.json"
+    check "peers.json edited: caught by the manifest" 1 "mismatch: peers.json" -- "$work/run"
+    python3 - "$work/run/peers.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["peers"][4]["input_sha256"] = "0" * 64
+d["peers"][7]["status"] = "ok"
+d["peers"][8]["error"] = ""
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+PY
+    rehash peers.json
+    check "a peer's input hash is not the run's" 1 "peers.json: field 'peers[4].input_sha256' (4096x4096.torch-compile)" -- "$work/run"
+    check "a peer said ok without results" 1 "field 'peers[7].pass' (1024x32768.torch-compile): inconsistent" -- "$work/run"
+    check "a peer in error that does not say why" 1 "field 'peers[8].error' (1024x32768.torch-softmax): a peer in error must say why" -- "$work/run"
+    fresh; add_peers ok
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["peers"][-1]; json.dump(d, open(sys.argv[1], "w"))' "$work/run/peers.json"
+    rehash peers.json
+    check "a peer missing" 1 "peers.json: field 'peers': 32 entries, the protocol's 11 shapes imply 33" -- "$work/run"
+fi
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

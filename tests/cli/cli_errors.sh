@@ -48,6 +48,30 @@ expect 5 "runs folder $tmp/file/runs cannot be created" run --runs-dir "$tmp/fil
 expect 2 "verify: missing RUN_DIR" verify
 expect 2 "verify: unknown argument '--fast'" verify --fast x
 expect 5 "$tmp/none: not a directory" verify "$tmp/none"
+expect 2 "--peers-script: $tmp/nope.py cannot be read" run --peers-script "$tmp/nope.py"
+expect 2 "--peers-script: empty path" run --peers-script ""
+expect 2 "--peers-python: empty path" run --peers-python=
+expect 2 "--no-peers: cannot be combined with --peers-python" run --no-peers --peers-python python3
+expect 2 "table: usage: softmax-evidence table RUN_DIR" table
+expect 2 "table: usage: softmax-evidence table RUN_DIR (unexpected argument 'b')" table a b
+expect 2 "table: usage: softmax-evidence table RUN_DIR (unknown argument '--all')" table --all x
+expect 5 "table: $tmp/none: not a directory" table "$tmp/none"
+mkdir "$tmp/notarun"
+expect 5 "table: cannot read manifest $tmp/notarun/MANIFEST.sha256" table "$tmp/notarun"
+ref=$(cd "$(dirname "$0")/../../runs/reference" && pwd)
+cp -r "$ref" "$tmp/run"; chmod -R u+w "$tmp/run"
+sed -i '0,/"median_ns": [0-9.e+-]*/s//"median_ns": 1234.5/' "$tmp/run/summary.json"
+expect 1 "table: the run does not verify, so no table is printed from it" table "$tmp/run"
+expect 1 "first problems: mismatch: summary.json" table "$tmp/run"
+out=$("$bin" table "$tmp/run" 2>/dev/null)
+if [ -n "$out" ]; then
+    echo "FAIL: table printed from a run that does not verify: $out" | head -3; fails=$((fails + 1))
+else
+    passes=$((passes + 1))
+fi
+expect 0 "vs_best_peer" table "$ref"
+expect 0 "peers: this run has no peers.json (it predates the PyTorch peers)" table "$ref"
+expect 0 "4096x4096    cudnn                    42.86   [    42.72,     43.12]    0.488        [0.485, 0.492]    3131.2   0.800       1.000*" table "$ref"
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

@@ -4,7 +4,7 @@
 #
 #   gpu_test.sh validate BINARY [run options...]
 #   gpu_test.sh refuse RC SUBSTRING BINARY [run options...]
-#   gpu_test.sh bundle BINARY PROTOCOL
+#   gpu_test.sh bundle BINARY PROTOCOL   (with the PyTorch peers where torch has CUDA)
 #   gpu_test.sh interrupt BINARY
 #   gpu_test.sh sanitize TOOL BINARY [run options...]   (memcheck, racecheck, synccheck)
 set -u
@@ -46,7 +46,8 @@ sanitize|sanitize-run)
     if [ "$mode" = sanitize ]; then
         set -- run --quiet --validate-only "$@"
     else
-        set -- run --quiet --no-blocking-kernel --runs-dir "$runs" --protocol "$@"
+        # No peers: python and torch are not what is being sanitized.
+        set -- run --quiet --no-blocking-kernel --no-peers --runs-dir "$runs" --protocol "$@"
     fi
     "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" "$@" >"$log" 2>&1
     rc=$?
@@ -64,7 +65,20 @@ bundle)
     dirs=("$runs"/2*)
     [ ${#dirs[@]} -eq 1 ] && [ -f "${dirs[0]}/MANIFEST.sha256" ] || { echo "FAIL: expected one complete run in $runs"; ls -la "$runs"; exit 1; }
     (cd "${dirs[0]}" && sha256sum -c --quiet MANIFEST.sha256) || { echo "FAIL: sha256sum -c"; exit 1; }
-    "$bin" verify --strict "${dirs[0]}"
+    "$bin" verify --strict "${dirs[0]}" || exit 1
+    # The PyTorch peers (docs/PEERS.md): measured where python3 has torch
+    # with CUDA, skipped (saying why) elsewhere; the table shows them.
+    [ -f "${dirs[0]}/peers.json" ] || { echo "FAIL: no peers.json"; exit 1; }
+    table=$("$bin" table "${dirs[0]}") || { echo "FAIL: table"; exit 1; }
+    echo "$table" | tail -4
+    if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+        grep -q '"status": "ok"' "${dirs[0]}/peers.json" || { echo "FAIL: torch has CUDA here, yet the peers were skipped"; grep reason "${dirs[0]}/peers.json"; exit 1; }
+        for p in torch-eager torch-compile torch-softmax; do
+            grep -qE "^32x4096 +$p +[0-9]" <<<"$table" || { echo "FAIL: no $p row for 32x4096 in the table"; exit 1; }
+        done
+    else
+        grep -q '"status": "skipped"' "${dirs[0]}/peers.json" || { echo "FAIL: no torch with CUDA here, yet the peers did not say skipped"; exit 1; }
+    fi
     ;;
 interrupt)
     # interrupt BINARY: SIGINT in the middle of a default run leaves no run
