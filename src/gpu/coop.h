@@ -7,10 +7,11 @@
 
 #include "kernels.h"
 
-se_status se_coop_launch(const void *kernel, const char *name, const se_gpu_problem *p,
+se_status se_coop_launch(const void *kernel, const char *name, void **args, size_t smem,
                          int blocks, cudaStream_t stream, se_err *err);
 
 const void *se_fusion_kernel(void);
 const void *se_megakernel_kernel(void);
+const void *se_megakernel_init_kernel(void);
 
 #endif

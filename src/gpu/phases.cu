@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_con
     __shared__ float red[2 * SE_TILE_WARPS];
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red);
+    se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE);
     if (p.trace.rec && threadIdx.x == 0)
         se_trace_record(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
 }
@@ -46,7 +46,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_con
     __shared__ float red[2 * SE_TILE_WARPS];
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red);
+    se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE,
+              se_row_sm(&p, id / p.tiles_per_row));
     if (p.trace.rec && threadIdx.x == 0)
         se_trace_record(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
 }
@@ -66,7 +67,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_con
 {
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row);
+    se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row, SE_NO_CACHE,
+              se_row_sml(&p, id / p.tiles_per_row));
     if (p.trace.rec) {
         __syncthreads(); /* the task ends when every thread has written */
         if (threadIdx.x == 0)

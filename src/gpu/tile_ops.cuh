@@ -95,6 +95,28 @@ static __device__ __forceinline__ void se_block_sum_max(float *sum, float *max, 
     __syncthreads(); /* red may be reused at once */
 }
 
+/* The on-chip copy of a tile, for fusion: the first `n` elements of the
+ * tile live in shared memory at `at` (n a multiple of 4 when vec4). Before
+ * phase A the owner fills it from x with asynchronous copies
+ * (se_tile_prefetch); phase A reads x from it; phase C overwrites each
+ * element with its exponential e = exp(s x - m); phase E reads e from it and
+ * only multiplies. Every other strategy passes SE_NO_CACHE and reads x from
+ * device memory in every phase; the branches fold away. The same thread
+ * touches the same elements in the same order, and e is the same float
+ * whether kept or recomputed, so the results stay bitwise identical. */
+typedef struct se_tile_cache {
+    float *at;
+    unsigned n;
+} se_tile_cache;
+
+static __device__ __forceinline__ se_tile_cache se_no_cache(void)
+{
+    se_tile_cache c = {NULL, 0u};
+    return c;
+}
+
+#define SE_NO_CACHE se_no_cache()
+
 /* Columns [start, start + len) of row `row`, as a pointer and a length. */
 static __device__ __forceinline__ const float *se_tile_x(const se_gpu_problem *p, int64_t row,
                                                          int64_t tile, unsigned *len)
@@ -105,9 +127,61 @@ static __device__ __forceinline__ const float *se_tile_x(const se_gpu_problem *p
     return p->x + row * p->cols + start;
 }
 
+/* Starts the asynchronous copy of this thread's elements of the cached part
+ * of a tile (cp.async, device memory to shared memory without registers)
+ * and commits them as one group; the caller waits (cp.async.wait_group)
+ * before phase A reads them. Each thread copies exactly the elements it will
+ * read itself, so no block barrier is needed in between. */
+static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p, int64_t row,
+                                                        int64_t tile, se_tile_cache c)
+{
+    unsigned len;
+    const float *xt = se_tile_x(p, row, tile, &len);
+    unsigned n = c.n < len ? c.n : len;
+    if (p->vec4) {
+        for (unsigned i = threadIdx.x; 4 * i < n; i += SE_TILE_THREADS) {
+            unsigned dst = (unsigned)__cvta_generic_to_shared(c.at + 4 * i);
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(xt + 4 * i)
+                         : "memory");
+        }
+    } else {
+        for (unsigned i = threadIdx.x; i < n; i += SE_TILE_THREADS) {
+            unsigned dst = (unsigned)__cvta_generic_to_shared(c.at + i);
+            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(xt + i)
+                         : "memory");
+        }
+    }
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+/* Waits until all but the `pending` most recent prefetch groups of this
+ * thread have landed (0 to 3; more waits for fewer). */
+static __device__ __forceinline__ void se_tile_prefetch_wait(int pending)
+{
+    if (pending >= 3)
+        asm volatile("cp.async.wait_group 3;" ::: "memory");
+    else if (pending == 2)
+        asm volatile("cp.async.wait_group 2;" ::: "memory");
+    else if (pending == 1)
+        asm volatile("cp.async.wait_group 1;" ::: "memory");
+    else
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+}
+
+/* x[i] (float4 index i) of a tile, from the on-chip copy when it holds it. */
+static __device__ __forceinline__ float4 se_tile_ld4(const float4 *x4, se_tile_cache c, unsigned i)
+{
+    return 4 * i < c.n ? ((const float4 *)c.at)[i] : x4[i];
+}
+
+static __device__ __forceinline__ float se_tile_ld1(const float *x, se_tile_cache c, unsigned i)
+{
+    return i < c.n ? c.at[i] : x[i];
+}
+
 /* Phase A: sum of squares and max of one tile, by the whole block. */
 static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t row,
-                                                 int64_t tile, float *red)
+                                                 int64_t tile, float *red, se_tile_cache c)
 {
     unsigned len;
     const float *xt = se_tile_x(p, row, tile, &len);
@@ -116,7 +190,7 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
         const float4 *x4 = (const float4 *)xt;
 #pragma unroll 4
         for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 v = x4[i];
+            float4 v = se_tile_ld4(x4, c, i);
             ss = fmaf(v.x, v.x, ss);
             ss = fmaf(v.y, v.y, ss);
             ss = fmaf(v.z, v.z, ss);
@@ -125,7 +199,7 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
         }
     } else {
         for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
-            float v = xt[i];
+            float v = se_tile_ld1(xt, c, i);
             ss = fmaf(v, v, ss);
             mx = fmaxf(mx, v);
         }
@@ -138,63 +212,120 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
     }
 }
 
-/* e = exp(s x - m): the one place the exponent is computed. */
-static __device__ __forceinline__ float se_exp_arg(float s, float x, float m)
+/* A row's statistics as phases C and E use them: s_r and m_r from phase B,
+ * 1 / l_r from phase D, loaded from L2 (other blocks wrote them). (Loading
+ * the next tile's while working on this one made fusion 5% slower on the
+ * H200: docs/PERFORMANCE.md.) */
+typedef struct se_row_stats {
+    float s, m, inv_l;
+} se_row_stats;
+
+/* s_r and m_r (for phase C). */
+static __device__ __forceinline__ se_row_stats se_row_sm(const se_gpu_problem *p, int64_t row)
 {
-    return expf(fmaf(s, x, -m));
+    se_row_stats r;
+    r.s = __ldcg(p->row_s + row);
+    r.m = __ldcg(p->row_m + row);
+    r.inv_l = 0.0f;
+    return r;
 }
 
-/* Phase C: sum of exp(s_r x - m_r) over one tile, by the whole block. */
+/* s_r, m_r and 1 / l_r (for phase E). */
+static __device__ __forceinline__ se_row_stats se_row_sml(const se_gpu_problem *p, int64_t row)
+{
+    se_row_stats r = se_row_sm(p, row);
+    r.inv_l = __ldcg(p->row_inv_l + row);
+    return r;
+}
+
+/* e = exp(s x - m) = 2^(s' x - m') with s' = s log2(e), m' = m log2(e): the
+ * one place the exponent is computed. exp2f is one MUFU.EX2 (with the
+ * denormal scaling) where expf is a range reduction around it. Rounding s'
+ * and m' adds at most (|s x| + |m|) 2^-24 to the base-2 exponent, about
+ * what the rounding of expf's own argument already costs; the measured
+ * errors stay in validation.json, far inside rtol 1e-4. */
+#define SE_LOG2E 1.4426950408889634f
+
+static __device__ __forceinline__ float se_exp_arg(float s, float x, float m)
+{
+    return exp2f(fmaf(__fmul_rn(s, SE_LOG2E), x, -__fmul_rn(m, SE_LOG2E)));
+}
+
+/* Phase C: sum of exp(s_r x - m_r) over one tile, by the whole block; the
+ * cached elements are replaced by their exponentials for phase E. */
 static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_t row,
-                                                 int64_t tile, float *red)
+                                                 int64_t tile, float *red, se_tile_cache c,
+                                                 se_row_stats rs)
 {
     unsigned len;
     const float *xt = se_tile_x(p, row, tile, &len);
-    float s = __ldcg(p->row_s + row), m = __ldcg(p->row_m + row);
+    const float s = rs.s, m = rs.m;
     float acc = 0.0f, unused = 0.0f;
     if (p->vec4) {
         const float4 *x4 = (const float4 *)xt;
 #pragma unroll 4
         for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 v = x4[i];
-            acc = __fadd_rn(acc, se_exp_arg(s, v.x, m));
-            acc = __fadd_rn(acc, se_exp_arg(s, v.y, m));
-            acc = __fadd_rn(acc, se_exp_arg(s, v.z, m));
-            acc = __fadd_rn(acc, se_exp_arg(s, v.w, m));
+            float4 v = se_tile_ld4(x4, c, i), e;
+            e.x = se_exp_arg(s, v.x, m);
+            e.y = se_exp_arg(s, v.y, m);
+            e.z = se_exp_arg(s, v.z, m);
+            e.w = se_exp_arg(s, v.w, m);
+            acc = __fadd_rn(acc, e.x);
+            acc = __fadd_rn(acc, e.y);
+            acc = __fadd_rn(acc, e.z);
+            acc = __fadd_rn(acc, e.w);
+            if (4 * i < c.n)
+                ((float4 *)c.at)[i] = e;
         }
     } else {
-        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS)
-            acc = __fadd_rn(acc, se_exp_arg(s, xt[i], m));
+        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
+            float e = se_exp_arg(s, se_tile_ld1(xt, c, i), m);
+            acc = __fadd_rn(acc, e);
+            if (i < c.n)
+                c.at[i] = e;
+        }
     }
     se_block_sum_max(&acc, &unused, red);
     if (threadIdx.x == 0)
         p->part_l[row * p->tiles_per_row + tile] = acc;
 }
 
-/* Phase E: y = exp(s_r x - m_r) / l_r over one tile, by the whole block. */
+/* Phase E: y = exp(s_r x - m_r) / l_r over one tile, by the whole block
+ * (cached elements already hold the exponential, from phase C). */
 static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_t row,
-                                                 int64_t tile)
+                                                 int64_t tile, se_tile_cache c,
+                                                 se_row_stats rs)
 {
     unsigned len;
     const float *xt = se_tile_x(p, row, tile, &len);
     float *yt = p->y + (xt - p->x);
-    float s = __ldcg(p->row_s + row), m = __ldcg(p->row_m + row);
-    float inv_l = __ldcg(p->row_inv_l + row);
+    const float s = rs.s, m = rs.m, inv_l = rs.inv_l;
     if (p->vec4) {
         const float4 *x4 = (const float4 *)xt;
         float4 *y4 = (float4 *)yt;
 #pragma unroll 4
         for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 v = x4[i], o;
-            o.x = __fmul_rn(se_exp_arg(s, v.x, m), inv_l);
-            o.y = __fmul_rn(se_exp_arg(s, v.y, m), inv_l);
-            o.z = __fmul_rn(se_exp_arg(s, v.z, m), inv_l);
-            o.w = __fmul_rn(se_exp_arg(s, v.w, m), inv_l);
+            float4 e, o;
+            if (4 * i < c.n) {
+                e = ((const float4 *)c.at)[i];
+            } else {
+                float4 v = x4[i];
+                e.x = se_exp_arg(s, v.x, m);
+                e.y = se_exp_arg(s, v.y, m);
+                e.z = se_exp_arg(s, v.z, m);
+                e.w = se_exp_arg(s, v.w, m);
+            }
+            o.x = __fmul_rn(e.x, inv_l);
+            o.y = __fmul_rn(e.y, inv_l);
+            o.z = __fmul_rn(e.z, inv_l);
+            o.w = __fmul_rn(e.w, inv_l);
             y4[i] = o;
         }
     } else {
-        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS)
-            yt[i] = __fmul_rn(se_exp_arg(s, xt[i], m), inv_l);
+        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
+            float e = i < c.n ? c.at[i] : se_exp_arg(s, xt[i], m);
+            yt[i] = __fmul_rn(e, inv_l);
+        }
     }
 }
 
