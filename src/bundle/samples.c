@@ -31,9 +31,14 @@ void se_sample_set_free(se_sample_set *s)
 static const char *control_names[SE_NCONTROLS] = {"empty_stream", "empty_graph", "coop_noop",
                                                   "barriers"};
 
+static int selects_megakernel(const se_protocol *p)
+{
+    return ((p->strategies >> SE_S_MEGAKERNEL) & 1u) || ((p->strategies >> SE_S_MEGAKERNEL_GRAPH) & 1u);
+}
+
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err)
 {
-    size_t per_shape = 1;
+    size_t per_shape = 1 + (size_t)selects_megakernel(p);
     for (int s = 0; s < SE_NSTRATEGIES; s++)
         per_shape += (p->strategies >> s) & 1u;
     size_t total = p->n_shapes * per_shape + SE_NCONTROLS, k = 0;
@@ -42,13 +47,16 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
         return se_fail(err, SE_ERR_NOMEM, "case list: out of memory");
     for (size_t i = 0; i < p->n_shapes; i++) {
         const se_shape *sh = &p->shapes[i];
-        for (int s = 0; s <= SE_NSTRATEGIES; s++) {
+        for (int s = 0; s <= SE_NSTRATEGIES + 1; s++) {
             if (s < SE_NSTRATEGIES && !((p->strategies >> s) & 1u))
+                continue;
+            if (s == SE_NSTRATEGIES && !selects_megakernel(p))
                 continue;
             se_case_id *c = &v[k++];
             c->shape = sh;
-            c->strategy = s < SE_NSTRATEGIES ? s : -1;
-            c->what = s < SE_NSTRATEGIES ? se_strategy_get((se_strategy)s)->name : "copy";
+            c->strategy = s < SE_NSTRATEGIES ? s : s == SE_NSTRATEGIES ? SE_CASE_MK_INIT : SE_CASE_COPY;
+            c->what = s < SE_NSTRATEGIES ? se_strategy_get((se_strategy)s)->name
+                      : s == SE_NSTRATEGIES ? SE_MK_INIT_NAME : "copy";
             c->n_scopes = SE_NSCOPES;
             snprintf(c->id, sizeof c->id, "%" PRId64 "x%" PRId64 ".%s", sh->rows, sh->cols, c->what);
         }
@@ -56,7 +64,7 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
     for (int i = 0; i < SE_NCONTROLS; i++) {
         se_case_id *c = &v[k++];
         c->shape = NULL;
-        c->strategy = -1;
+        c->strategy = SE_CASE_COPY;
         c->what = control_names[i];
         c->n_scopes = 1;
         snprintf(c->id, sizeof c->id, "control.%s", c->what);

@@ -48,13 +48,21 @@ se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err);
 
 #define SE_SAMPLES_HEADER "seq,round,position,scope,l2,ns,sm_mhz,throttled"
 
+/* Per-shape cases that are not a strategy: the copy of the case's bytes,
+ * and the megakernel's queue initialization alone (when a megakernel
+ * strategy is selected). Run-level controls have SE_CASE_COPY too, and no
+ * shape. */
+#define SE_CASE_COPY (-1)
+#define SE_CASE_MK_INIT (-2)
+#define SE_MK_INIT_NAME "megakernel_init"
+
 /* One timed case of a run: a strategy or the copy control on a shape, or a
  * run-level control (shape NULL). */
 typedef struct se_case_id {
     char id[96];            /* "32x4096.stream", "32x4096.copy", "control.barriers" */
     const se_shape *shape;  /* NULL for run-level controls */
     const char *what;       /* strategy name, "copy", or control name */
-    int strategy;           /* se_strategy, or -1 */
+    int strategy;           /* se_strategy, SE_CASE_COPY or SE_CASE_MK_INIT */
     int n_scopes;           /* SE_NSCOPES, or 1 for run-level controls (device only) */
 } se_case_id;
 

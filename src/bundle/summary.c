@@ -123,7 +123,7 @@ static se_status scope_summary(const se_protocol *p, const se_case_id *c, int sc
     }
     json_t *js = summary_json(s, thr);
     json_object_set_new(js, "l2", json_string(se_scope_l2((se_scope)sc)));
-    if (c->shape)
+    if (c->shape && bytes > 0.0)
         json_object_set_new(js, "gbps", json_real(bytes / s->median));
     *values = v;
     *out = js;
@@ -146,8 +146,11 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
     json_object_set_new(o, "samples_file", json_string(path));
     double bytes = 0.0;
     if (c->shape) {
-        const se_strategy_info *info = c->strategy >= 0 ? se_strategy_get((se_strategy)c->strategy) : NULL;
-        bytes = bytes_moved(c->shape);
+        const se_strategy_info *info =
+            c->strategy >= 0 ? se_strategy_get((se_strategy)c->strategy)
+            : c->strategy == SE_CASE_MK_INIT ? se_strategy_get(SE_S_MEGAKERNEL) : NULL;
+        /* The megakernel's queue initialization moves none of x or y. */
+        bytes = c->strategy == SE_CASE_MK_INIT ? 0.0 : bytes_moved(c->shape);
         json_object_set_new(o, "shape", json_string(c->shape->spec));
         json_object_set_new(o, "rows", json_integer(c->shape->rows));
         json_object_set_new(o, "cols", json_integer(c->shape->cols));
@@ -165,9 +168,9 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
         if (st != SE_OK)
             break;
         if (c->shape) {
-            if (c->strategy < 0)
+            if (c->strategy == SE_CASE_COPY)
                 sh->copy_median[sc] = s.median;
-            else if (sh->copy_median[sc] > 0.0)
+            else if (c->strategy != SE_CASE_MK_INIT && sh->copy_median[sc] > 0.0)
                 json_object_set_new(js, "fraction_of_copy", json_real(sh->copy_median[sc] / s.median));
             if (c->strategy == SE_S_STREAM) {
                 sh->stream[sc] = v;
@@ -228,7 +231,7 @@ static se_status copy_first(const se_protocol *p, const se_case_id *cases, size_
                             se_sample_source source, void *ctx, shape_ctx *sh, se_err *err)
 {
     for (size_t j = i; j < n && cases[j].shape == cases[i].shape; j++) {
-        if (cases[j].strategy >= 0)
+        if (cases[j].strategy != SE_CASE_COPY)
             continue;
         se_sample_set sets[SE_NSCOPES];
         int owned = 0;

@@ -381,7 +381,10 @@ static void scope_row(doc *d, const json_t *c, const char *scope)
     } else {
         snprintf(cells[9], CELL, "%s", strcmp(what, "stream") == 0 ? "1 (baseline)" : "-");
     }
-    snprintf(cells[10], CELL, "%.1f", se_json_num(s, "gbps"));
+    if (json_object_get(s, "gbps"))
+        snprintf(cells[10], CELL, "%.1f", se_json_num(s, "gbps"));
+    else
+        snprintf(cells[10], CELL, "-"); /* megakernel_init moves no bytes */
     if (json_object_get(s, "fraction_of_copy"))
         snprintf(cells[11], CELL, "%.3f", se_json_num(s, "fraction_of_copy"));
     else

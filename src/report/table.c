@@ -55,7 +55,9 @@ static void print_row(FILE *out, const char *shape, const char *what, const json
     const json_t *r = json_object_get(d, "time_ratio_to_stream");
     const json_t *f = json_object_get(d, "fraction_of_copy");
     double median = se_json_num(d, "median_ns");
-    char ratio[16] = "-", rci[32] = "-", frac[16] = "-", vs[24] = "-";
+    char ratio[16] = "-", rci[32] = "-", frac[16] = "-", vs[24] = "-", gbps[24] = "-";
+    if (json_object_get(d, "gbps")) /* none for megakernel_init: it moves no bytes */
+        snprintf(gbps, sizeof gbps, "%.1f", se_json_num(d, "gbps"));
     if (r) {
         const json_t *rc = json_object_get(r, "ci95");
         snprintf(ratio, sizeof ratio, "%.3f", se_json_num(r, "ratio"));
@@ -69,10 +71,9 @@ static void print_row(FILE *out, const char *shape, const char *what, const json
     else if (best && median > 0.0)
         snprintf(vs, sizeof vs, "%.3f%s", se_json_num(best, "median_ns") / median,
                  d == best ? "*" : "");
-    fprintf(out, "%-12s %-17s %12.2f   [%9.2f, %9.2f] %8s %21s %9.1f %7s %12s\n", shape, what,
+    fprintf(out, "%-12s %-17s %12.2f   [%9.2f, %9.2f] %8s %21s %9s %7s %12s\n", shape, what,
             median / 1e3, json_number_value(json_array_get(ci, 0)) / 1e3,
-            json_number_value(json_array_get(ci, 1)) / 1e3, ratio, rci, se_json_num(d, "gbps"),
-            frac, vs);
+            json_number_value(json_array_get(ci, 1)) / 1e3, ratio, rci, gbps, frac, vs);
 }
 
 /* The peers of the shape of shape_case. */
@@ -118,6 +119,55 @@ static void print_peers_line(FILE *out, const se_rundata *rd)
             json_array_size(json_object_get(pj, "peers")), failed, errors);
 }
 
+/* Our computations of y: the tiled strategies and rowblock (not cuDNN, the
+ * copy or the megakernel's queue initialization alone). */
+static int is_ours(const char *what)
+{
+    return strcmp(what, "cudnn") != 0 && strcmp(what, "copy") != 0 &&
+           strcmp(what, "megakernel_init") != 0;
+}
+
+/* Per shape, last: our fastest (validated) strategy, its fraction of the
+ * same-run copy, the best peer and how many times faster ours is. */
+static void print_best(FILE *out, const se_rundata *rd)
+{
+    fprintf(out, "\n%-12s %-17s %12s %8s %-17s %12s %12s\n", "shape", "fastest of ours",
+            "median_us", "of_copy", "best peer", "median_us", "vs_best_peer");
+    const json_t *cases = json_object_get(rd->summary, "cases");
+    size_t i;
+    json_t *c;
+    const json_t *mine = NULL, *mine_case = NULL;
+    json_array_foreach(cases, i, c) {
+        const char *what = se_json_str(c, "what", "?");
+        const json_t *d = se_json_path(c, "scopes.device");
+        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
+        if (is_ours(what) && d && json_is_true(json_object_get(v, "pass")) &&
+            (!mine || se_json_num(d, "median_ns") < se_json_num(mine, "median_ns"))) {
+            mine = d;
+            mine_case = c;
+        }
+        const json_t *next = json_array_get(cases, i + 1);
+        if (next && same_shape(next, c))
+            continue;
+        const char *peer = NULL;
+        const json_t *best = best_peer(rd, c, &peer);
+        char frac[16] = "-", pm[24] = "-", vs[24] = "-";
+        if (mine && json_object_get(mine, "fraction_of_copy"))
+            snprintf(frac, sizeof frac, "%.3f", se_json_num(mine, "fraction_of_copy"));
+        if (best) {
+            snprintf(pm, sizeof pm, "%.2f", se_json_num(best, "median_ns") / 1e3);
+            if (mine)
+                snprintf(vs, sizeof vs, "%.3f",
+                         se_json_num(best, "median_ns") / se_json_num(mine, "median_ns"));
+        }
+        fprintf(out, "%-12s %-17s %12.2f %8s %-17s %12s %12s\n", se_json_str(c, "shape", "?"),
+                mine_case ? se_json_str(mine_case, "what", "?") : "-",
+                mine ? se_json_num(mine, "median_ns") / 1e3 : 0.0, frac, peer ? peer : "-", pm,
+                vs);
+        mine = mine_case = NULL;
+    }
+}
+
 void se_table_print(FILE *out, const se_rundata *rd)
 {
     fprintf(out, "\n%-12s %-17s %12s %25s %8s %21s %9s %7s %12s\n", "shape", "strategy",
@@ -129,8 +179,9 @@ void se_table_print(FILE *out, const se_rundata *rd)
     json_array_foreach(cases, i, c) {
         const char *name;
         const json_t *best = best_peer(rd, c, &name);
-        print_row(out, se_json_str(c, "shape", "?"), se_json_str(c, "what", "?"),
-                  se_json_path(c, "scopes.device"), best, NULL);
+        const char *what = se_json_str(c, "what", "?");
+        print_row(out, se_json_str(c, "shape", "?"), what, se_json_path(c, "scopes.device"), best,
+                  is_ours(what) ? NULL : "-");
         const json_t *next = json_array_get(cases, i + 1);
         if (!next || !same_shape(next, c))
             print_peers(out, rd, c, best);
@@ -146,6 +197,7 @@ void se_table_print(FILE *out, const se_rundata *rd)
             "median, device scope, above 1 is faster than the best peer (* marks it): the "
             "fastest of cuDNN and the torch peers that passed validation\n");
     print_peers_line(out, rd);
+    print_best(out, rd);
 }
 
 se_status se_table_print_dir(FILE *out, const char *dir, se_err *err)

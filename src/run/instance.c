@@ -90,6 +90,8 @@ static se_status enqueue_direct(se_instance *in, cudaStream_t stream, se_err *er
         return se_gpu_fusion_enqueue(&in->prob, in->blocks, stream, err);
     case SE_S_MEGAKERNEL:
     case SE_S_MEGAKERNEL_GRAPH:
+        if (in->init_only)
+            return se_gpu_megakernel_init_enqueue(&in->prob, in->blocks, stream, err);
         return se_gpu_megakernel_enqueue(&in->prob, in->blocks, stream, err);
     case SE_S_ROWBLOCK:
         return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps,
@@ -149,6 +151,14 @@ se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c,
     if (s == SE_S_CUDNN)
         return se_fail(err, SE_ERR_USAGE, "cuDNN's kernels cannot be traced");
     return prepare(in, s, c, blocks, NULL, trace, stream, err);
+}
+
+se_status se_instance_prepare_mk_init(se_instance *in, se_case *c, int blocks, se_err *err)
+{
+    se_trace_buf none = {NULL, NULL, 0};
+    se_status st = prepare(in, SE_S_MEGAKERNEL, c, blocks, NULL, none, NULL, err);
+    in->init_only = 1;
+    return st;
 }
 
 se_status se_instance_enqueue(se_instance *in, cudaStream_t stream, se_err *err)

@@ -39,6 +39,7 @@ typedef struct se_instance {
     se_case *c;
     se_gpu_problem prob;     /* the case's problem, with this instance's trace buffer */
     int blocks;              /* cooperative grid, 0 for others */
+    int init_only;           /* megakernel: its queue initialization alone */
     se_cudnn *cudnn;         /* for SE_S_CUDNN */
     cudaGraph_t graph;       /* for graph launch modes */
     cudaGraphExec_t exec;
@@ -55,6 +56,10 @@ se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int bl
  * traced and is refused). */
 se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c, int blocks,
                                      se_trace_buf trace, cudaStream_t stream, se_err *err);
+
+/* The megakernel's queue initialization alone (reset + grid barrier, the
+ * same grid as the megakernel on this case), launched on a stream. */
+se_status se_instance_prepare_mk_init(se_instance *in, se_case *c, int blocks, se_err *err);
 
 /* Enqueues one invocation on stream. */
 se_status se_instance_enqueue(se_instance *in, cudaStream_t stream, se_err *err);

@@ -148,8 +148,8 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
                             se_timer *t, se_err *err)
 {
     const se_protocol *p = rs->p;
-    se_timed items[SE_NSTRATEGIES + 1];
-    se_instance inst[SE_NSTRATEGIES];
+    se_timed items[SE_NSTRATEGIES + 2];
+    se_instance inst[SE_NSTRATEGIES + 1];
     size_t n = 0;
     se_status st = SE_OK;
     memset(items, 0, sizeof items);
@@ -163,6 +163,18 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
         items[n].inst = &inst[n];
         snprintf(items[n].name, sizeof items[n].name, "%s", se_strategy_get((se_strategy)s)->name);
         n++;
+    }
+    /* The megakernel's queue initialization on its own, on the megakernel's
+     * grid, when a megakernel strategy is timed. */
+    if (st == SE_OK && (((p->strategies >> SE_S_MEGAKERNEL) & 1u) ||
+                        ((p->strategies >> SE_S_MEGAKERNEL_GRAPH) & 1u))) {
+        int blocks = se_coop_blocks(p, rs->o, &rs->dev, SE_S_MEGAKERNEL, &c->shape);
+        st = se_instance_prepare_mk_init(&inst[n], c, blocks, err);
+        if (st == SE_OK) {
+            items[n].inst = &inst[n];
+            snprintf(items[n].name, sizeof items[n].name, "%s", SE_MK_INIT_NAME);
+            n++;
+        }
     }
     size_t n_inst = n;
     if (st == SE_OK) {
