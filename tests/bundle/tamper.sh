@@ -152,8 +152,9 @@ fi
 
 check "not a run directory" 5 "not a directory" -- "$work/nonexistent"
 
-# peers.json (docs/PEERS.md). A bundle with measured peers needs a GPU; these
-# are the ones that can be written without: skipped, and every peer in error.
+# peers.json (docs/PEERS.md). The reference run's peers were measured; these
+# replace them with the ones that can be written without a GPU: skipped, and
+# every peer in error.
 if command -v python3 >/dev/null; then
     # add_peers STATUS: writes peers.json into the copy and lists it in the manifest.
     add_peers() {
@@ -176,6 +177,8 @@ if status == "ok":
                                  "error": "OutOfMemoryError: CUDA out of memory"})
 json.dump(doc, open(run + "/peers.json", "w"), indent=2)
 PY
+        # The reference run has measured peers: replace its peers.json line.
+        sed -i '/  peers\.json$/d' "$work/run/MANIFEST.sha256"
         (cd "$work/run" && sha256sum peers.json) >> "$work/run/MANIFEST.sha256"
     }
     fresh; add_peers skipped

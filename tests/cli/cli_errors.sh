@@ -70,8 +70,10 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
-expect 0 "peers: this run has no peers.json (it predates the PyTorch peers)" table "$ref"
-expect 0 "4096x4096    cudnn                    42.86   [    42.72,     43.12]    0.488        [0.485, 0.492]    3131.2   0.800       1.000*" table "$ref"
+expect 0 "33 of 33 (peer, shape) cases passed validation, 0 failed, 0 errors" table "$ref"
+expect 0 "4096x4096    cudnn                    42.96   [    42.82,     43.12]    0.479        [0.476, 0.482]    3124.2   0.798        0.970" table "$ref"
+expect 0 "4096x4096    megakernel_init           6.43   [     6.43,      6.43]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    fusion                   40.53    0.456 torch-compile            60.24        1.486" table "$ref"
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

@@ -71,7 +71,7 @@ for r in report.md report.html; do
     for want in "run $run_id" "megakernel is a toy" "queue initialization" "Shape 4096x4096" "cuDNN reference" \
                 "Validation" "Resources" "Dependency traces" "Profiler counters" "Limitations" \
                 "globaltimer resolution" "Provenance of every timing number" "NVIDIA H200" \
-                "PyTorch peers" "it predates the PyTorch peers"; do
+                "PyTorch peers" "torch.compile (static shapes, full graph)"; do
         grep -qF -- "$want" "$work/a/$r" || bad "$r lacks '$want'"
     done
 done
