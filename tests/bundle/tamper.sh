@@ -122,7 +122,8 @@ fi
 # profile without a GPU (or without ncu) fails and leaves the run untouched.
 fresh
 before=$(cd "$work/run" && find . -type f | sort | xargs sha256sum | sha256sum)
-out=$("$bin" profile "$work/run" 2>&1); rc=$?
+# CUDA_VISIBLE_DEVICES hides a GPU where there is one (the H200).
+out=$(CUDA_VISIBLE_DEVICES= "$bin" profile "$work/run" 2>&1); rc=$?
 after=$(cd "$work/run" && find . -type f | sort | xargs sha256sum | sha256sum)
 if [ $rc -ne 0 ] && [ "$before" = "$after" ] && ! ls -a "$work/run" | grep -q '^\.profile'; then
     echo "ok: profile that cannot run leaves the run untouched (exit $rc)"; passes=$((passes + 1))
