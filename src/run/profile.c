@@ -372,6 +372,14 @@ se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_e
     if (!version[0])
         return se_fail(err, SE_ERR_NO_DEVICE, "profile: Nsight Compute (ncu) was not found; it "
                        "comes with the CUDA toolkit");
+    /* A GPU must be visible here (not only to ncu's child): without one the
+     * run is left as it is, with the reason. */
+    int devices = 0;
+    cudaError_t ce = cudaGetDeviceCount(&devices);
+    if (ce != cudaSuccess || devices == 0)
+        return se_fail(err, SE_ERR_NO_DEVICE, "profile: no CUDA device found (cudaGetDeviceCount: "
+                       "%s, %d devices); the counters need the GPU; %s is left as it is",
+                       ce == cudaSuccess ? "no error" : cudaGetErrorString(ce), devices, run_dir);
     /* ncu must run this binary by its real path (/proc/self/exe would be
      * ncu itself by then). */
     char exe[4096];
