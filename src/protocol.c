@@ -100,6 +100,22 @@ static se_status member(const ctx *c, const json_t *obj, const char *parent, con
     return SE_OK;
 }
 
+/* A member that must be a non-empty array; *n is its length. */
+static se_status nonempty_array(const ctx *c, const json_t *obj, const char *parent,
+                                const char *key, char path[PATH_MAX_LEN], json_t **out,
+                                size_t *n)
+{
+    se_status st = member(c, obj, parent, key, path, out);
+    if (st != SE_OK)
+        return st;
+    if (!json_is_array(*out))
+        return field_fail(c, path, "expected an array, got %s", type_name(*out));
+    *n = json_array_size(*out);
+    if (*n == 0)
+        return field_fail(c, path, "the list is empty");
+    return SE_OK;
+}
+
 /* Checks that v is an object holding no key outside keys[0..n). Missing keys
  * are reported by the getters, in the order the fields are read. */
 static se_status check_object(const ctx *c, json_t *v, const char *path,
@@ -342,14 +358,10 @@ static se_status parse_shapes(const ctx *c, const json_t *workload, se_protocol 
 {
     char path[PATH_MAX_LEN];
     json_t *arr;
-    se_status st = member(c, workload, "workload", "shapes", path, &arr);
+    size_t n;
+    se_status st = nonempty_array(c, workload, "workload", "shapes", path, &arr, &n);
     if (st != SE_OK)
         return st;
-    if (!json_is_array(arr))
-        return field_fail(c, path, "expected an array, got %s", type_name(arr));
-    size_t n = json_array_size(arr);
-    if (n == 0)
-        return field_fail(c, path, "the list is empty");
     p->shapes = calloc(n, sizeof *p->shapes);
     if (!p->shapes)
         return se_fail(c->err, SE_ERR_NOMEM, "%s: out of memory for %zu shapes", c->name, n);
@@ -403,14 +415,10 @@ static se_status parse_strategies(const ctx *c, const json_t *root, se_protocol 
 {
     char path[PATH_MAX_LEN];
     json_t *arr;
-    se_status st = member(c, root, "", "strategies", path, &arr);
+    size_t n;
+    se_status st = nonempty_array(c, root, "", "strategies", path, &arr, &n);
     if (st != SE_OK)
         return st;
-    if (!json_is_array(arr))
-        return field_fail(c, path, "expected an array, got %s", type_name(arr));
-    size_t n = json_array_size(arr);
-    if (n == 0)
-        return field_fail(c, path, "the list is empty");
     p->strategies = 0;
     for (size_t i = 0; i < n; i++) {
         char ipath[PATH_MAX_LEN];

@@ -31,14 +31,14 @@ void se_sample_set_free(se_sample_set *s)
 static const char *control_names[SE_NCONTROLS] = {"empty_stream", "empty_graph", "coop_noop",
                                                   "barriers"};
 
-static int selects_megakernel(const se_protocol *p)
+int se_selects_megakernel(const se_protocol *p)
 {
     return ((p->strategies >> SE_S_MEGAKERNEL) & 1u) || ((p->strategies >> SE_S_MEGAKERNEL_GRAPH) & 1u);
 }
 
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err)
 {
-    size_t per_shape = 1 + (size_t)selects_megakernel(p);
+    size_t per_shape = 1 + (size_t)se_selects_megakernel(p);
     for (int s = 0; s < SE_NSTRATEGIES; s++)
         per_shape += (p->strategies >> s) & 1u;
     size_t total = p->n_shapes * per_shape + SE_NCONTROLS, k = 0;
@@ -50,7 +50,7 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
         for (int s = 0; s <= SE_NSTRATEGIES + 1; s++) {
             if (s < SE_NSTRATEGIES && !((p->strategies >> s) & 1u))
                 continue;
-            if (s == SE_NSTRATEGIES && !selects_megakernel(p))
+            if (s == SE_NSTRATEGIES && !se_selects_megakernel(p))
                 continue;
             se_case_id *c = &v[k++];
             c->shape = sh;

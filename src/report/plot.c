@@ -35,7 +35,7 @@ static const struct {
     {"fusion", "#a63603"},     {"fusion-graph", "#fd8d3c"},
     {"megakernel", "#006d2c"}, {"megakernel-graph", "#74c476"},
     {"rowblock", "#6a51a3"},   {"cudnn", "#e7298a"},
-    {"copy", "#525252"},       {"megakernel_init", "#00441b"},
+    {"copy", "#525252"},       {SE_MK_INIT_NAME, "#00441b"},
 };
 
 /* Phase colours of the timelines, and what each phase does. */
@@ -68,7 +68,7 @@ static void legend_of(char *buf, size_t size, const char *what, const char *laun
         snprintf(buf, size, "copy (control: cudaMemcpyAsync of the same bytes)");
     else if (strcmp(what, "rowblock") == 0)
         snprintf(buf, size, "rowblock (control, %s launch)", launch);
-    else if (strcmp(what, "megakernel_init") == 0)
+    else if (strcmp(what, SE_MK_INIT_NAME) == 0)
         snprintf(buf, size, "megakernel queue initialization alone (control)");
     else if (strcmp(what, "cudnn") == 0)
         snprintf(buf, size, "cudnn (reference, %s launch)", launch);
@@ -419,7 +419,7 @@ static size_t strategies_of(const se_rundata *rd, int with_ratio, const json_t *
         const char *what = se_json_str(e, "what", "");
         /* Not strategies: the copy, and the megakernel's queue initialization
          * (it moves no bytes; fig1 and the tables show it). */
-        if (strcmp(what, "copy") == 0 || strcmp(what, "megakernel_init") == 0)
+        if (strcmp(what, "copy") == 0 || strcmp(what, SE_MK_INIT_NAME) == 0)
             continue;
         if (with_ratio && !se_json_path(e, "scopes.device.time_ratio_to_stream"))
             continue;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "../bundle/samples.h"
 #include "../bundle/verify.h"
 #include "../peers/peers.h"
 
@@ -124,7 +125,7 @@ static void print_peers_line(FILE *out, const se_rundata *rd)
 static int is_ours(const char *what)
 {
     return strcmp(what, "cudnn") != 0 && strcmp(what, "copy") != 0 &&
-           strcmp(what, "megakernel_init") != 0;
+           strcmp(what, SE_MK_INIT_NAME) != 0;
 }
 
 /* Per shape, last: our fastest (validated) strategy, its fraction of the
@@ -181,7 +182,7 @@ void se_table_print(FILE *out, const se_rundata *rd)
         const json_t *best = best_peer(rd, c, &name);
         const char *what = se_json_str(c, "what", "?");
         print_row(out, se_json_str(c, "shape", "?"), what, se_json_path(c, "scopes.device"), best,
-                  strcmp(what, "megakernel_init") == 0 ? "-" : NULL);
+                  strcmp(what, SE_MK_INIT_NAME) == 0 ? "-" : NULL);
         const json_t *next = json_array_get(cases, i + 1);
         if (!next || !same_shape(next, c))
             print_peers(out, rd, c, best);

@@ -166,8 +166,7 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
     }
     /* The megakernel's queue initialization on its own, on the megakernel's
      * grid, when a megakernel strategy is timed. */
-    if (st == SE_OK && (((p->strategies >> SE_S_MEGAKERNEL) & 1u) ||
-                        ((p->strategies >> SE_S_MEGAKERNEL_GRAPH) & 1u))) {
+    if (st == SE_OK && se_selects_megakernel(p)) {
         int blocks = se_coop_blocks(p, rs->o, &rs->dev, SE_S_MEGAKERNEL, &c->shape);
         st = se_instance_prepare_mk_init(&inst[n], c, blocks, err);
         if (st == SE_OK) {
@@ -365,12 +364,7 @@ static json_t *validation_json(const run_state *rs)
         json_object_set_new(o, "blocks", json_integer(v->blocks));
         json_object_set_new(o, "graph_nodes", json_integer((json_int_t)v->graph_nodes));
         json_object_set_new(o, "invocations", json_integer(v->invocations));
-        json_object_set_new(o, "elements", json_integer(v->vs_ref.n));
-        json_object_set_new(o, "fails", json_integer(v->vs_ref.n_fail));
-        json_object_set_new(o, "nan", json_integer(v->vs_ref.n_nan));
-        json_object_set_new(o, "tiny", json_integer(v->vs_ref.n_tiny));
-        json_object_set_new(o, "max_abs_err", json_real(v->vs_ref.max_abs_err));
-        json_object_set_new(o, "max_rel_err", json_real(v->vs_ref.max_rel_err));
+        se_compare_json_set(o, &v->vs_ref);
         json_object_set_new(o, "vs_cudnn_max_rel", json_real(v->vs_cudnn.max_rel_err));
         json_object_set_new(o, "vs_cudnn_fails", json_integer(v->vs_cudnn.n_fail));
         json_object_set_new(o, "repeat_identical", json_boolean(v->repeat_identical));
