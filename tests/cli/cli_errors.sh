@@ -71,9 +71,9 @@ else
 fi
 expect 0 "vs_best_peer" table "$ref"
 expect 0 "33 of 33 (peer, shape) cases passed validation, 0 failed, 0 errors" table "$ref"
-expect 0 "4096x4096    cudnn                    42.96   [    42.82,     43.12]    0.479        [0.476, 0.482]    3124.2   0.798        0.970" table "$ref"
-expect 0 "4096x4096    megakernel_init           6.43   [     6.43,      6.43]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    fusion                   40.53    0.456 torch-compile            60.24        1.486" table "$ref"
+expect 0 "4096x4096    cudnn                    43.20   [    42.98,     43.42]    0.484        [0.480, 0.486]    3106.9   0.792        0.967" table "$ref"
+expect 0 "4096x4096    megakernel_init           6.53   [     6.34,      6.56]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    fusion                   40.34    0.460 torch-compile            59.34        1.471" table "$ref"
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

@@ -166,8 +166,12 @@ static se_status smem_limits(se_smem_limits *l, se_err *err)
 
 static se_smem_limits g_smem;
 
-extern "C" se_status se_gpu_fusion_cache_bytes(const se_gpu_problem *p, int blocks, size_t *bytes,
-                                               se_err *err)
+/* The shared memory per block that fusion keeps tiles of x in (phase A
+ * fills it, phases C and E read it instead of device memory): an equal share
+ * of each SM's shared memory for `blocks` blocks, at most what the block's
+ * tiles need. Tiles beyond it are re-read from device memory (mostly L2). */
+static se_status fusion_cache_bytes(const se_gpu_problem *p, int blocks, size_t *bytes,
+                                    se_err *err)
 {
     se_status st = smem_limits(&g_smem, err);
     if (st != SE_OK)
@@ -196,7 +200,7 @@ extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
                                            cudaStream_t stream, se_err *err)
 {
     size_t smem;
-    se_status st = se_gpu_fusion_cache_bytes(p, blocks, &smem, err);
+    se_status st = fusion_cache_bytes(p, blocks, &smem, err);
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));

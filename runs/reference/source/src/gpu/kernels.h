@@ -70,13 +70,6 @@ se_status se_gpu_phases_enqueue(const se_gpu_problem *p, cudaStream_t stream, se
 se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
                                 se_err *err);
 
-/* The shared memory per block that fusion keeps tiles of x in (phase A
- * fills it, phases C and E read it instead of device memory): an equal share
- * of each SM's shared memory for `blocks` blocks, at most what the block's
- * tiles need. Tiles beyond it are re-read from device memory (mostly L2). */
-se_status se_gpu_fusion_cache_bytes(const se_gpu_problem *p, int blocks, size_t *bytes,
-                                    se_err *err);
-
 /* megakernel: one cooperative launch of `blocks` persistent blocks that reset
  * the queue, pass one grid barrier, then pull ready tasks until all ran. */
 se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,

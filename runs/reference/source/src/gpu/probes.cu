@@ -170,10 +170,14 @@ __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps
                                   se_trace_buf trace);
 __global__ void se_k_rowblock_cluster(const float *x, float *y, int64_t cols, int chunk,
                                       double eps, int vec4, se_trace_buf trace);
+__global__ void se_k_rowblock_stream(const float *x, float *y, int64_t rows, int cols,
+                                     double eps, se_trace_buf trace);
 __global__ void se_k_rowblock_reg8(const float *x, float *y, int cols, double eps, int vec4,
                                    se_trace_buf trace);
 __global__ void se_k_rowblock_reg16(const float *x, float *y, int cols, double eps, int vec4,
                                     se_trace_buf trace);
+__global__ void se_k_rowblock_thread(const float *x, float *y, int64_t rows, int cols,
+                                     double eps, se_trace_buf trace);
 __global__ void se_k_prescale(const float *x, float *xs, int64_t cols, double eps);
 __global__ void se_k_outliers(float *x, int64_t rows, int64_t cols, uint64_t seed, float scale);
 
@@ -194,15 +198,21 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
             {"se_k_megakernel_init", se_megakernel_init_kernel(), SE_TILE_THREADS,
              "control: the megakernel's queue initialization alone"},
             {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
-             "rowblock, rows over 524288 columns (three passes)"},
+             "rowblock, rows no cluster holds (three passes)"},
             {"se_k_rowblock_cluster", (const void *)se_k_rowblock_cluster, 1024,
-             "rowblock, rows of 32769 to 524288 columns (a cluster of up to 16 CTAs per row)"},
+             "rowblock, rows of 32769 to 1048576 columns (a cluster of up to 16 CTAs per row, "
+             "registers and up to 128 KiB of shared memory each)"},
             {"se_k_rowblock_reg8", (const void *)se_k_rowblock_reg8, 1024,
-             "rowblock, fewer rows than twice the SMs, at most 8192 columns"},
+             "rowblock, fewer rows than twice the SMs, 9 to 8192 columns"},
             {"se_k_rowblock_reg16", (const void *)se_k_rowblock_reg16, 1024,
              "rowblock, fewer rows than twice the SMs, 8193 to 16384 columns"},
             {"se_k_rowblock_reg", (const void *)se_k_rowblock_reg, 1024,
              "rowblock, many rows, or rows up to 32768 columns"},
+            {"se_k_rowblock_stream", (const void *)se_k_rowblock_stream, 1024,
+             "rowblock, at least twice as many rows as SMs, 16385 to 32768 columns "
+             "(persistent, next row staged in shared memory)"},
+            {"se_k_rowblock_thread", (const void *)se_k_rowblock_thread, 256,
+             "rowblock, rows of at most 8 columns (one thread per row)"},
             {"se_k_prescale", (const void *)se_k_prescale, 1024, "cudnn input (untimed)"},
             {"se_k_outliers", (const void *)se_k_outliers, 256, "input generation (untimed)"},
             {"se_k_empty", (const void *)se_k_empty, SE_TILE_THREADS, "control: empty launch"},
