@@ -17,13 +17,6 @@
  * the last A of row r releases B(r); B(r) releases C(r,0..n-1); the last C of
  * row r releases D(r); D(r) releases E(r,0..n-1). "Last" is decided by a
  * per-row counter: one counter per row for phase A and one for phase C.
- *
- * The window (the megakernel's admission control): with window W < R, only
- * the A tasks of rows 0..W-1 are ready at the start, and the last E tile of
- * row r releases A(r+W, 0..n-1) (a third counter per row), so at most W
- * rows are between their first A and their last E at any time: their x
- * stays in L2 for phases C and E. W = R (se_taskgeom_make's default) is the
- * plain graph: every A ready at the start, E releases nothing.
  */
 #ifndef SE_TASKGRAPH_H
 #define SE_TASKGRAPH_H
@@ -54,7 +47,6 @@ typedef struct se_taskgeom {
     int64_t tiles_per_row; /* ceil(C / T) */
     int64_t tile_tasks;    /* R * tiles_per_row: tasks in each of A, C, E */
     int64_t total;         /* 3 * tile_tasks + 2 * R */
-    int64_t window;        /* rows admitted ahead (1..R; R: all A ready at the start) */
 } se_taskgeom;
 
 /* Fills g for a problem; the caller has checked rows, cols, tile >= 1. */
@@ -67,22 +59,7 @@ SE_HD se_taskgeom se_taskgeom_make(int64_t rows, int64_t cols, int64_t tile)
     g.tiles_per_row = (cols + tile - 1) / tile;
     g.tile_tasks = rows * g.tiles_per_row;
     g.total = 3 * g.tile_tasks + 2 * rows;
-    g.window = rows;
     return g;
-}
-
-/* g with a window of w rows, clamped to 1..R. */
-SE_HD se_taskgeom se_taskgeom_windowed(se_taskgeom g, int64_t w)
-{
-    g.window = w < 1 ? 1 : w > g.rows ? g.rows : w;
-    return g;
-}
-
-/* Tasks ready at the start: the A tasks of the first `window` rows, which
- * are ids 0 .. ready-1 (A ids are row-major). */
-SE_HD int64_t se_initial_ready(const se_taskgeom *g)
-{
-    return g->window * g->tiles_per_row;
 }
 
 /* Columns in tile t (the last tile of a row may be partial). */
@@ -138,7 +115,7 @@ SE_HD void se_task_decode(const se_taskgeom *g, int64_t id, int *phase, int64_t 
  * increments counters[counter] and releases only when it is the one that
  * brings it to threshold. The released tasks are ids first .. first+count-1. */
 typedef struct se_release {
-    int64_t counter;   /* index into the 3*R counters, or -1 */
+    int64_t counter;   /* index into the 2*R counters, or -1 */
     int64_t threshold; /* counter value at which the release happens */
     int64_t first;     /* first released task id */
     int64_t count;     /* number of released tasks, 0 for none */
@@ -175,13 +152,7 @@ SE_HD se_release se_task_release(const se_taskgeom *g, int64_t id)
         r.first = se_task_id(g, SE_PHASE_E, row, 0);
         r.count = g->tiles_per_row;
         break;
-    default: /* E: the window's next row, if there is one */
-        if (row + g->window < g->rows) {
-            r.counter = 2 * g->rows + row;
-            r.threshold = g->tiles_per_row;
-            r.first = se_task_id(g, SE_PHASE_A, row + g->window, 0);
-            r.count = g->tiles_per_row;
-        }
+    default:
         break;
     }
     return r;

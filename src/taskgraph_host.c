@@ -14,7 +14,7 @@ int64_t se_task_dep_count(const se_taskgeom *g, int64_t id)
     int64_t row, tile;
     se_task_decode(g, id, &phase, &row, &tile);
     switch (phase) {
-    case SE_PHASE_A: return row >= g->window ? g->tiles_per_row : 0;
+    case SE_PHASE_A: return 0;
     case SE_PHASE_B: return g->tiles_per_row;
     case SE_PHASE_C: return 1;
     case SE_PHASE_D: return g->tiles_per_row;
@@ -32,8 +32,6 @@ int64_t se_task_dep(const se_taskgeom *g, int64_t id, int64_t k)
     case SE_PHASE_C: return se_task_id(g, SE_PHASE_B, row, 0);
     case SE_PHASE_D: return se_task_id(g, SE_PHASE_C, row, k);
     case SE_PHASE_E: return se_task_id(g, SE_PHASE_D, row, 0);
-    case SE_PHASE_A:
-        return row >= g->window ? se_task_id(g, SE_PHASE_E, row - g->window, k) : -1;
     default: return -1;
     }
 }
@@ -113,20 +111,18 @@ se_status se_taskgraph_simulate(const se_taskgeom *g, int workers, uint64_t seed
         return st;
     int64_t n = g->total;
     int64_t *queue = malloc((size_t)n * sizeof *queue);
-    int64_t *counters = calloc((size_t)(3 * g->rows), sizeof *counters);
+    int64_t *counters = calloc((size_t)(2 * g->rows), sizeof *counters);
     unsigned char *done = calloc((size_t)n, 1); /* 0 new, 1 running, 2 done */
     sim_worker *w = calloc((size_t)workers, sizeof *w);
     if (!queue || !counters || !done || !w) {
         st = se_fail(err, SE_ERR_NOMEM, "simulation of %" PRId64 " tasks: out of memory", n);
         goto out;
     }
-    /* Initialization, as in the kernel: slots [0, ready) are the A tasks
-     * of the window's first rows, the rest empty; head 0, tail ready,
-     * counters 0. */
-    int64_t ready = se_initial_ready(g);
+    /* Initialization, as in the kernel: slots [0, tile_tasks) are the A
+     * tasks, the rest empty; head 0, tail tile_tasks, counters 0. */
     for (int64_t i = 0; i < n; i++)
-        queue[i] = i < ready ? i : -1;
-    int64_t head = 0, tail = ready, completed = 0;
+        queue[i] = i < g->tile_tasks ? i : -1;
+    int64_t head = 0, tail = g->tile_tasks, completed = 0;
     uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
     int finished = 0;
     while (finished < workers) {

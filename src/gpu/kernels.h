@@ -57,8 +57,7 @@ typedef struct se_gpu_problem {
     float *row_m;          /* [rows] phase B: m_r */
     float *row_inv_l;      /* [rows] phase D: 1 / l_r */
     int32_t *queue;        /* [total_tasks] megakernel: ready-task slots */
-    int64_t window;        /* megakernel: rows admitted ahead (taskgraph.h) */
-    int32_t *counters;     /* [3 * rows] megakernel: A, C and E completions per row */
+    int32_t *counters;     /* [2 * rows] megakernel: A and C completions per row */
     int32_t *head_tail;    /* [2] megakernel: next slot to pop, next slot to push */
     se_trace_buf trace;    /* trace.rec NULL: untraced (the timed runs) */
 } se_gpu_problem;

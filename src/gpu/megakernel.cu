@@ -3,17 +3,15 @@
  * whose blocks pull ready tasks from a queue in global memory.
  *
  * The queue has one int32 slot per task (taskgraph.h). Slots
- * [0, window * tiles_per_row) are the A tasks of the first `window` rows,
- * ready from the start, and are never written; the other slots start empty
- * (-1) and are filled as tasks become ready. A block pops the next slot index with atomicAdd on head, waits
+ * [0, tile_tasks) are the A tasks, ready from the start, and are never
+ * written; the other slots start empty (-1) and are filled as tasks become
+ * ready. A block pops the next slot index with atomicAdd on head, waits
  * until that slot holds a task (acquire load), runs it, and then releases
  * what it completes (se_task_release): the last A tile of a row, detected
  * with a per-row counter, pushes B(r); B(r) pushes C(r, all tiles); the last
- * C tile pushes D(r); D(r) pushes E(r, all tiles); the last E tile of row r
- * pushes A(r + window, all tiles). A row's next phase is thus ready as soon
- * as that row's previous phase is, whatever other rows are doing, and at
- * most `window` rows are in flight: the host picks it so that their x fits
- * in a third of L2, so phases C and E find x there (se_mk_window).
+ * C tile pushes D(r); D(r) pushes E(r, all tiles). A row's next phase is
+ * thus ready as soon as that row's previous phase is, whatever other rows
+ * are doing.
  *
  * Every invocation resets its own state first (queue slots, counters, head
  * and tail), so no prepare kernel and no host memset is needed and the
@@ -67,7 +65,7 @@ static __device__ __forceinline__ void se_mk_reset(const se_gpu_problem *p, int 
     int64_t nthreads = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = n_ready + tid; i < n_tasks; i += nthreads)
         p->queue[i] = SE_SLOT_EMPTY;
-    for (int64_t i = tid; i < 3 * p->rows; i += nthreads)
+    for (int64_t i = tid; i < 2 * p->rows; i += nthreads)
         p->counters[i] = 0;
     if (tid == 0) {
         p->head_tail[0] = 0;
@@ -80,8 +78,8 @@ static __device__ __forceinline__ void se_mk_reset(const se_gpu_problem *p, int 
  * on its own, it is what the megakernel pays before its first task. */
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel_init(const __grid_constant__ se_gpu_problem p)
 {
-    se_taskgeom g = se_taskgeom_windowed(se_taskgeom_make(p.rows, p.cols, p.tile), p.window);
-    se_mk_reset(&p, (int)g.total, (int)se_initial_ready(&g));
+    se_taskgeom g = se_taskgeom_make(p.rows, p.cols, p.tile);
+    se_mk_reset(&p, (int)g.total, (int)g.tile_tasks);
     cg::this_grid().sync();
 }
 
@@ -90,8 +88,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel(const __grid_
     __shared__ float red[2 * SE_TILE_WARPS];
     __shared__ int s_task, s_pos, s_fire;
     cg::grid_group grid = cg::this_grid();
-    se_taskgeom g = se_taskgeom_windowed(se_taskgeom_make(p.rows, p.cols, p.tile), p.window);
-    int n_tasks = (int)g.total, n_ready = (int)se_initial_ready(&g);
+    se_taskgeom g = se_taskgeom_make(p.rows, p.cols, p.tile);
+    int n_tasks = (int)g.total, n_ready = (int)g.tile_tasks;
 
     /* Reset, grid-strided, then one grid barrier (see the file comment). */
     se_mk_reset(&p, n_tasks, n_ready);

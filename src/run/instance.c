@@ -16,22 +16,6 @@ static size_t align256(size_t n)
     return (n + 255) & ~(size_t)255;
 }
 
-/* The megakernel's window (taskgraph.h): as many rows as keep their x
- * within a third of the device's L2 (the rest holds y's writes and the
- * other phases' data), at least one. All rows (no window) where the L2
- * size cannot be read. */
-static int64_t se_mk_window(int64_t rows, int64_t cols)
-{
-    int dev, l2 = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) != cudaSuccess || l2 <= 0) {
-        cudaGetLastError();
-        return rows;
-    }
-    int64_t w = (int64_t)l2 / 3 / (cols * (int64_t)sizeof(float));
-    return w < 1 ? 1 : w > rows ? rows : w;
-}
-
 se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
                         se_err *err)
 {
@@ -45,7 +29,7 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     size_t parts = align256((size_t)g.tile_tasks * sizeof(float));
     size_t rowst = align256((size_t)shape->rows * sizeof(float));
     size_t queue = align256((size_t)g.total * sizeof(int32_t));
-    size_t counters = align256((size_t)(3 * shape->rows) * sizeof(int32_t));
+    size_t counters = align256((size_t)(2 * shape->rows) * sizeof(int32_t));
     size_t ws_bytes = 3 * parts + 3 * rowst + queue + counters + 256;
     cudaError_t e = cudaSuccess;
     if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
@@ -77,7 +61,6 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     p->row_m = (float *)w, w += rowst;
     p->row_inv_l = (float *)w, w += rowst;
     p->queue = (int32_t *)w, w += queue;
-    p->window = se_mk_window(shape->rows, shape->cols);
     p->counters = (int32_t *)w, w += counters;
     p->head_tail = (int32_t *)w;
     return SE_OK;

@@ -373,66 +373,6 @@ static void test_simulation_runs_each_task_once_after_its_dependencies(void **st
     }
 }
 
-static void test_simulation_with_a_window_runs_each_task_once_after_its_dependencies(void **state)
-{
-    (void)state;
-    /* With a window, A(r) also depends on every E tile of row r - W
-     * (se_task_dep), so check_order checks the admission too. */
-    const int workers[] = {1, 2, 8, 33, 132};
-    const int64_t windows[] = {1, 2, 3};
-    for (size_t i = 0; i < N_SMALL_GEOMS; i++)
-        for (size_t wi = 0; wi < sizeof windows / sizeof windows[0]; wi++) {
-            se_taskgeom g = se_taskgeom_windowed(geom_of(&small_geoms[i]), windows[wi]);
-            int64_t *order = malloc((size_t)g.total * sizeof *order);
-            assert_non_null(order);
-            for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++)
-                for (uint64_t seed = 0; seed < 4; seed++) {
-                    se_err err = {{0}};
-                    se_status st = se_taskgraph_simulate(&g, workers[w], seed, order, &err);
-                    if (st != SE_OK)
-                        fail_msg("%lldx%lld tile %lld window %lld, %d workers, seed %llu: %s",
-                                 (long long)g.rows, (long long)g.cols, (long long)g.tile,
-                                 (long long)g.window, workers[w], (unsigned long long)seed,
-                                 err.msg);
-                    check_order(&g, order);
-                }
-            free(order);
-        }
-}
-
-static void test_window_of_one_row_runs_rows_one_after_another(void **state)
-{
-    (void)state;
-    se_taskgeom g = se_taskgeom_windowed(se_taskgeom_make(5, 10, 3), 1);
-    assert_int_equal(se_initial_ready(&g), g.tiles_per_row);
-    int64_t *order = malloc((size_t)g.total * sizeof *order);
-    assert_non_null(order);
-    se_err err = {{0}};
-    assert_int_equal(se_taskgraph_simulate(&g, 1, 7, order, &err), SE_OK);
-    check_order(&g, order);
-    /* One worker, one row admitted at a time: A, B, C, D, E of row 0, then
-     * of row 1, and so on. */
-    int64_t k = 0;
-    for (int64_t r = 0; r < g.rows; r++) {
-        for (int64_t t = 0; t < g.tiles_per_row; t++)
-            assert_int_equal(order[k++], se_task_id(&g, SE_PHASE_A, r, t));
-        assert_int_equal(order[k++], se_task_id(&g, SE_PHASE_B, r, 0));
-        for (int64_t t = 0; t < g.tiles_per_row; t++)
-            assert_int_equal(order[k++], se_task_id(&g, SE_PHASE_C, r, t));
-        assert_int_equal(order[k++], se_task_id(&g, SE_PHASE_D, r, 0));
-        for (int64_t t = 0; t < g.tiles_per_row; t++)
-            assert_int_equal(order[k++], se_task_id(&g, SE_PHASE_E, r, t));
-    }
-    /* The window is clamped to 1..R; R is the plain graph. */
-    assert_int_equal(se_taskgeom_windowed(g, 0).window, 1);
-    assert_int_equal(se_taskgeom_windowed(g, 99).window, g.rows);
-    se_taskgeom plain = se_taskgeom_make(5, 10, 3);
-    assert_int_equal(plain.window, plain.rows);
-    assert_int_equal(se_initial_ready(&plain), plain.tile_tasks);
-    assert_int_equal(se_task_release(&plain, se_task_id(&plain, SE_PHASE_E, 0, 0)).count, 0);
-    free(order);
-}
-
 static void test_simulation_with_more_workers_than_tasks_succeeds(void **state)
 {
     (void)state;
@@ -558,8 +498,6 @@ int main(void)
         cmocka_unit_test(test_check_refuses_too_many_tasks_naming_count_and_tile),
         cmocka_unit_test(test_check_boundary_is_max_tasks),
         cmocka_unit_test(test_simulation_runs_each_task_once_after_its_dependencies),
-        cmocka_unit_test(test_simulation_with_a_window_runs_each_task_once_after_its_dependencies),
-        cmocka_unit_test(test_window_of_one_row_runs_rows_one_after_another),
         cmocka_unit_test(test_simulation_with_more_workers_than_tasks_succeeds),
         cmocka_unit_test(test_simulation_with_one_worker_completes_all_a_tasks_first),
         cmocka_unit_test(test_simulation_pipelines_rows_for_some_seed),
