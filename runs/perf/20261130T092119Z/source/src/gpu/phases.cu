@@ -1,0 +1,97 @@
+/*
+ * phases.cu - the stream strategy (and, captured, the graph strategy): one
+ * ordinary kernel launch per phase, A, B, C, D, E. No phase is folded into
+ * another, so the baseline pays one launch and one kernel boundary per
+ * phase, which is what graphs, fusion and the megakernel try to save.
+ *
+ * Tile phases (A, C, E) run one block per tile; row phases (B, D) one warp
+ * per row. Stream order is the only synchronization between phases.
+ */
+#include "tile_ops.cuh"
+
+#include "../se_cuda.h"
+#include "../taskgraph.h"
+
+/* Traced runs: the task id of a tile or row task of this problem. */
+static __device__ __forceinline__ int64_t se_id(const se_gpu_problem *p, int phase, int64_t row,
+                                                int64_t tile)
+{
+    se_taskgeom g = se_taskgeom_make(p->rows, p->cols, p->tile);
+    return se_task_id(&g, phase, row, tile);
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_constant__ se_gpu_problem p)
+{
+    __shared__ float red[2 * SE_TILE_WARPS];
+    int64_t id = blockIdx.x;
+    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
+    se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE);
+    if (p.trace.rec && threadIdx.x == 0)
+        se_trace_record(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_b(const __grid_constant__ se_gpu_problem p)
+{
+    int64_t row = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
+    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
+    if (row < p.rows) {
+        se_row_b(&p, row);
+        if (p.trace.rec && (threadIdx.x & 31) == 0)
+            se_trace_record(&p.trace, se_id(&p, SE_PHASE_B, row, 0), t0);
+    }
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_constant__ se_gpu_problem p)
+{
+    __shared__ float red[2 * SE_TILE_WARPS];
+    int64_t id = blockIdx.x;
+    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
+    se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE,
+              se_row_sm(&p, id / p.tiles_per_row));
+    if (p.trace.rec && threadIdx.x == 0)
+        se_trace_record(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_d(const __grid_constant__ se_gpu_problem p)
+{
+    int64_t row = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
+    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
+    if (row < p.rows) {
+        se_row_d(&p, row);
+        if (p.trace.rec && (threadIdx.x & 31) == 0)
+            se_trace_record(&p.trace, se_id(&p, SE_PHASE_D, row, 0), t0);
+    }
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_constant__ se_gpu_problem p)
+{
+    int64_t id = blockIdx.x;
+    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
+    se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row, SE_NO_CACHE,
+              se_row_sml(&p, id / p.tiles_per_row));
+    if (p.trace.rec) {
+        __syncthreads(); /* the task ends when every thread has written */
+        if (threadIdx.x == 0)
+            se_trace_record(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    }
+}
+
+extern "C" se_status se_gpu_phases_enqueue(const se_gpu_problem *p, cudaStream_t stream,
+                                           se_err *err)
+{
+    /* tile_tasks <= SE_MAX_TASKS < 2^31 - 1, the grid's x limit (checked by
+     * se_case_check before any GPU work). */
+    unsigned tiles = (unsigned)p->tile_tasks;
+    unsigned row_blocks = (unsigned)((p->rows + SE_TILE_WARPS - 1) / SE_TILE_WARPS);
+    se_k_phase_a<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
+    SE_CUDA_LAUNCHED("se_k_phase_a");
+    se_k_phase_b<<<row_blocks, SE_TILE_THREADS, 0, stream>>>(*p);
+    SE_CUDA_LAUNCHED("se_k_phase_b");
+    se_k_phase_c<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
+    SE_CUDA_LAUNCHED("se_k_phase_c");
+    se_k_phase_d<<<row_blocks, SE_TILE_THREADS, 0, stream>>>(*p);
+    SE_CUDA_LAUNCHED("se_k_phase_d");
+    se_k_phase_e<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
+    SE_CUDA_LAUNCHED("se_k_phase_e");
+    return SE_OK;
+}
