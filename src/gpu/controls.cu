@@ -206,13 +206,10 @@ static __device__ __forceinline__ void se_rb_stage_issue(float4 *stage, const fl
 #pragma unroll
     for (int q = 0; q < vals / 4; q++) {
         int i = threadIdx.x + q * blockDim.x;
-        if (i < n4) {
-            unsigned dst = (unsigned)__cvta_generic_to_shared(&stage[i]);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + i)
-                         : "memory");
-        }
+        if (i < n4)
+            se_cp_async16(&stage[i], src + i);
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    se_cp_async_commit();
 }
 
 /* One row, or (clustered) one CTA's contiguous part of a row: `cols` columns
@@ -243,16 +240,13 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     const int r4 = vals / 4 * nt; /* float4 chunks held in registers */
     const float4 *x4 = (const float4 *)xr;
     if (spill) {
-        for (int i = r4 + threadIdx.x; i < n4; i += nt) {
-            unsigned dst = (unsigned)__cvta_generic_to_shared(&spill[i - r4]);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(x4 + i)
-                         : "memory");
-        }
-        asm volatile("cp.async.commit_group;" ::: "memory");
+        for (int i = r4 + threadIdx.x; i < n4; i += nt)
+            se_cp_async16(&spill[i - r4], x4 + i);
+        se_cp_async_commit();
     }
     float v[SE_RB_VALS];
     if (staged) /* this thread's own chunks of the row, copied by itself */
-        asm volatile("cp.async.wait_all;" ::: "memory");
+        se_cp_async_wait_all();
     if (vec4) {
         const float4 *src4 = staged ? staged : x4;
 #pragma unroll
@@ -287,7 +281,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     }
     if (spill) {
         float sp[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        asm volatile("cp.async.wait_all;" ::: "memory"); /* this thread's own copies */
+        se_cp_async_wait_all(); /* this thread's own copies */
         for (int i = r4 + threadIdx.x; i < n4; i += nt) {
             float4 a = spill[i - r4];
             sp[0] = fmaf(a.x, a.x, sp[0]);
@@ -621,9 +615,9 @@ static se_status rb_cluster_pick(int64_t rows, int64_t cols, int vec4, rb_cluste
  * computes and stores in lockstep. Measured on the H200: 1024x32768 81.2 ->
  * 77.1 us; on 4096x4096 (38.4 vs 36.2 us) and 512x8192 the several CTAs
  * per SM of se_k_rowblock_reg already overlap, and staging loses. */
-static int rb_stream_fits(int64_t rows, int64_t cols, int sms)
+static int rb_stream_fits(int64_t rows, int64_t cols, int vec4, int sms)
 {
-    return cols % 4 == 0 && cols > (int64_t)(SE_RB_VALS / 2) * SE_ROW_THREADS &&
+    return vec4 && cols > (int64_t)(SE_RB_VALS / 2) * SE_ROW_THREADS &&
            cols <= (int64_t)SE_RB_VALS * SE_ROW_THREADS && rows >= 2 * (int64_t)sms;
 }
 
@@ -668,19 +662,19 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
         SE_CUDA_LAUNCHED("se_k_rowblock_thread");
         return SE_OK;
     }
+    int vec4 = cols % 4 == 0;
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (rb_stream_fits(rows, cols, sms))
+    if (rb_stream_fits(rows, cols, vec4, sms))
         return rb_stream_launch(x, y, rows, cols, eps, sms, trace, stream, err);
     se_rb_fn fn = rowblock_reg_pick(rows, cols, sms, &threads, &name);
     if (fn) {
-        fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, cols % 4 == 0, trace);
+        fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, vec4, trace);
         SE_CUDA_LAUNCHED(name);
         return SE_OK;
     }
     /* Too long for one block's registers: split over a cluster, if one of at
      * most SE_RB_MAX_CLUSTER CTAs holds it and the device can run one. */
-    int vec4 = cols % 4 == 0;
     rb_cluster_cfg c;
     se_status st = rb_cluster_pick(rows, cols, vec4, &c, err);
     if (st != SE_OK)
