@@ -31,6 +31,20 @@ static __device__ __forceinline__ uint64_t se_now_ns(void)
     return t;
 }
 
+/* gpu-scope acquire load and release store (asm volatile: a poll cannot be
+ * hoisted out of its loop). */
+static __device__ __forceinline__ int se_ld_acquire(const int32_t *addr)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(addr) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ void se_st_release(int32_t *addr, int v)
+{
+    asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(addr), "r"(v) : "memory");
+}
+
 static __device__ __forceinline__ int se_smid(void)
 {
     int id;

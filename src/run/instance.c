@@ -30,12 +30,17 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     size_t rowst = align256((size_t)shape->rows * sizeof(float));
     size_t queue = align256((size_t)g.total * sizeof(int32_t));
     size_t counters = align256((size_t)(2 * shape->rows) * sizeof(int32_t));
-    size_t ws_bytes = 3 * parts + 3 * rowst + queue + counters + 256;
+    size_t rb_slot = align256(3 * SE_RB_GRID_CAP * sizeof(unsigned long long));
+    size_t rb_start = align256(SE_RB_GRID_CAP * sizeof(uint64_t));
+    size_t rb_row = align256(SE_RB_GRID_CAP * sizeof(int32_t));
+    size_t ws_bytes = 3 * parts + 3 * rowst + queue + counters + rb_slot + rb_start + 2 * rb_row +
+                      256;
     cudaError_t e = cudaSuccess;
     if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
         (e = cudaMalloc((void **)&c->y, arr)) != cudaSuccess ||
         (e = cudaMalloc((void **)&c->xs, arr)) != cudaSuccess ||
-        (e = cudaMalloc(&c->workspace, ws_bytes)) != cudaSuccess) {
+        (e = cudaMalloc(&c->workspace, ws_bytes)) != cudaSuccess ||
+        (e = cudaMemset(c->workspace, 0, ws_bytes)) != cudaSuccess) {
         se_case_free(c);
         cudaGetLastError();
         return se_fail(err, e == cudaErrorMemoryAllocation ? SE_ERR_LIMIT : SE_ERR_CUDA,
@@ -62,7 +67,11 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     p->row_inv_l = (float *)w, w += rowst;
     p->queue = (int32_t *)w, w += queue;
     p->counters = (int32_t *)w, w += counters;
-    p->head_tail = (int32_t *)w;
+    p->head_tail = (int32_t *)w, w += 256;
+    c->rb.slot = (unsigned long long *)w, w += rb_slot;
+    c->rb.start = (uint64_t *)w, w += rb_start;
+    c->rb.count = (int32_t *)w, w += rb_row;
+    c->rb.gen = (int32_t *)w;
     return SE_OK;
 }
 
@@ -95,7 +104,7 @@ static se_status enqueue_direct(se_instance *in, cudaStream_t stream, se_err *er
         return se_gpu_megakernel_enqueue(&in->prob, in->blocks, stream, err);
     case SE_S_ROWBLOCK:
         return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps,
-                                       in->prob.trace, stream, err);
+                                       c->rb, in->prob.trace, stream, err);
     case SE_S_CUDNN:
         return se_cudnn_softmax(in->cudnn, c->xs, c->y, c->shape.rows, c->shape.cols, err);
     default:

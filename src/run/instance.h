@@ -27,6 +27,7 @@ typedef struct se_case {
     float *xs;           /* pre-scaled input, cuDNN's operand */
     void *workspace;     /* partials, row statistics, queue, counters */
     se_gpu_problem prob; /* pointers into the above */
+    se_rb_scratch rb;    /* rowblock's grid scratch, also in the workspace */
 } se_case;
 
 /* Allocates a case's buffers on the current device. */
