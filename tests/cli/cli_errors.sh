@@ -71,9 +71,9 @@ else
 fi
 expect 0 "vs_best_peer" table "$ref"
 expect 0 "33 of 33 (peer, shape) cases passed validation, 0 failed, 0 errors" table "$ref"
-expect 0 "4096x4096    cudnn                    43.20   [    42.98,     43.42]    0.484        [0.480, 0.486]    3106.9   0.792        0.967" table "$ref"
-expect 0 "4096x4096    megakernel_init           6.53   [     6.34,      6.56]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    fusion                   40.34    0.460 torch-compile            59.34        1.471" table "$ref"
+expect 0 "4096x4096    cudnn                    43.01   [    42.74,     43.28]    0.480        [0.476, 0.484]    3120.8   0.799        0.919" table "$ref"
+expect 0 "4096x4096    megakernel_init           6.37   [     6.37,      6.56]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    rowblock                 27.18    0.677 torch-compile            59.36        2.184" table "$ref"
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

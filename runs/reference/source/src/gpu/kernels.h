@@ -87,11 +87,29 @@ typedef enum se_coop_kernel { SE_COOP_FUSION = 0, SE_COOP_MEGAKERNEL = 1 } se_co
  * (occupancy per SM times the SM count): the cooperative launch limit. */
 se_status se_gpu_coop_max_blocks(se_coop_kernel kernel, int *max_blocks, se_err *err);
 
-/* rowblock control: one block of 1024 threads per row, not tiled; traced
- * (one record per row) when trace.rec is not NULL. */
+/* CTAs of rowblock's cooperative grid that its scratch holds. */
+#define SE_RB_GRID_CAP 4096
+
+/* rowblock's scratch for a row split over CTAs of a cooperative grid
+ * (se_k_rowblock_grid), SE_RB_GRID_CAP entries each: per CTA three 64-bit
+ * words (its sum of squares, max and sum of exponentials, each a float and
+ * a 32-bit tag) and, traced, its start time; per row a counter of CTAs
+ * done; the count of launches (which makes the tags) and a counter of CTAs
+ * done in the grid. Cleared once when allocated; every launch leaves the
+ * counters zero. One launch at a time may use it. */
+typedef struct se_rb_scratch {
+    unsigned long long *slot; /* [3 * cap] float bits | tag << 32 */
+    uint64_t *start;          /* [cap] %globaltimer at the CTA's start, traced launches */
+    int32_t *count;           /* [cap] per row: CTAs done */
+    int32_t *gen;             /* [2] launches so far, CTAs of this launch done */
+} se_rb_scratch;
+
+/* rowblock control: not tiled, a thread, a block, a cluster or CTAs of a
+ * cooperative grid per row (docs/STRATEGIES.md); traced (one record per
+ * row) when trace.rec is not NULL. */
 se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t rows, int64_t cols,
-                                  double eps, se_trace_buf trace, cudaStream_t stream,
-                                  se_err *err);
+                                  double eps, se_rb_scratch scratch, se_trace_buf trace,
+                                  cudaStream_t stream, se_err *err);
 
 /* cuDNN's input: xs = s_r * x, one block per row. */
 se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64_t cols,

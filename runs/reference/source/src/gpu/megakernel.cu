@@ -44,18 +44,6 @@ namespace cg = cooperative_groups;
 
 #define SE_SLOT_EMPTY (-1)
 
-static __device__ __forceinline__ int se_ld_acquire(const int32_t *addr)
-{
-    int v;
-    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(addr) : "memory");
-    return v;
-}
-
-static __device__ __forceinline__ void se_st_release(int32_t *addr, int v)
-{
-    asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(addr), "r"(v) : "memory");
-}
-
 /* The queue reset every invocation begins with, grid-strided: the slots
  * after the A tasks empty, the per-row counters zero, head and tail. */
 static __device__ __forceinline__ void se_mk_reset(const se_gpu_problem *p, int n_tasks,

@@ -31,6 +31,20 @@ static __device__ __forceinline__ uint64_t se_now_ns(void)
     return t;
 }
 
+/* gpu-scope acquire load and release store (asm volatile: a poll cannot be
+ * hoisted out of its loop). */
+static __device__ __forceinline__ int se_ld_acquire(const int32_t *addr)
+{
+    int v;
+    asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(v) : "l"(addr) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ void se_st_release(int32_t *addr, int v)
+{
+    asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(addr), "r"(v) : "memory");
+}
+
 static __device__ __forceinline__ int se_smid(void)
 {
     int id;
@@ -127,6 +141,25 @@ static __device__ __forceinline__ const float *se_tile_x(const se_gpu_problem *p
     return p->x + row * p->cols + start;
 }
 
+/* cp.async, device memory to shared memory without registers: one 16-byte
+ * copy (both addresses 16-byte aligned), the commit of this thread's
+ * copies so far as one group, and the wait for all of them. */
+static __device__ __forceinline__ void se_cp_async16(void *smem_dst, const void *src)
+{
+    unsigned dst = (unsigned)__cvta_generic_to_shared(smem_dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+
+static __device__ __forceinline__ void se_cp_async_commit(void)
+{
+    asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+static __device__ __forceinline__ void se_cp_async_wait_all(void)
+{
+    asm volatile("cp.async.wait_all;" ::: "memory");
+}
+
 /* Starts the asynchronous copy of this thread's elements of the cached part
  * of a tile (cp.async, device memory to shared memory without registers)
  * and commits them as one group; the caller waits (cp.async.wait_group)
@@ -139,11 +172,8 @@ static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p,
     const float *xt = se_tile_x(p, row, tile, &len);
     unsigned n = c.n < len ? c.n : len;
     if (p->vec4) {
-        for (unsigned i = threadIdx.x; 4 * i < n; i += SE_TILE_THREADS) {
-            unsigned dst = (unsigned)__cvta_generic_to_shared(c.at + 4 * i);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(xt + 4 * i)
-                         : "memory");
-        }
+        for (unsigned i = threadIdx.x; 4 * i < n; i += SE_TILE_THREADS)
+            se_cp_async16(c.at + 4 * i, xt + 4 * i);
     } else {
         for (unsigned i = threadIdx.x; i < n; i += SE_TILE_THREADS) {
             unsigned dst = (unsigned)__cvta_generic_to_shared(c.at + i);
@@ -151,7 +181,7 @@ static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p,
                          : "memory");
         }
     }
-    asm volatile("cp.async.commit_group;" ::: "memory");
+    se_cp_async_commit();
 }
 
 /* Waits until all but the `pending` most recent prefetch groups of this
