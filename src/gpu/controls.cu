@@ -1,8 +1,8 @@
 /*
  * controls.cu - kernels that are not one of the four tiled strategies: the
- * non-tiled rowblock control (a thread, a block or a cluster per row), the
- * pre-scaling that turns the input into cuDNN's softmax input, and the
- * outliers planted in the cuRAND input.
+ * non-tiled rowblock control (a thread, a block, a cluster or blocks of a
+ * cooperative grid per row), the pre-scaling that turns the input into
+ * cuDNN's softmax input, and the outliers planted in the cuRAND input.
  *
  * The outliers are defined in outliers.h.
  *
