@@ -646,11 +646,11 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     float4 *y4 = (float4 *)(y + row * cols + (left > 0 ? start : 0));
     const int r4 = SE_RB_VALS / 4 * nt;               /* float4 chunks in registers */
     const int h4 = min(n4, r4 + smem4);               /* ... and in shared memory */
-    float4 *held = se_rb_held - r4;                   /* indexed like x4 */
+    const int hs = h4 - r4;                           /* se_rb_held[j] is x4[r4 + j] */
     unsigned long long *row_slots = sc.slot + 3 * row * parts;
 
-    for (int i = r4 + tid; i < h4; i += nt) /* each thread reads back only its own copies */
-        se_cp_async16(&held[i], x4 + i);
+    for (int j = tid; j < hs; j += nt) /* each thread reads back only its own copies */
+        se_cp_async16(&se_rb_held[j], x4 + r4 + j);
     se_cp_async_commit();
     float v[SE_RB_VALS];
 #pragma unroll
@@ -672,12 +672,14 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     }
     double part = se_rb_grid_sum(x4, NULL, h4 + tid, n4, nt, 0, 0.0f, 0.0f, &mx);
     se_cp_async_wait_all();
-    part += se_rb_grid_sum(held, NULL, r4 + tid, h4, nt, 0, 0.0f, 0.0f, &mx);
+    part += se_rb_grid_sum(se_rb_held, NULL, tid, hs, nt, 0, 0.0f, 0.0f, &mx);
     float ss = (float)((double)((acc[0] + acc[1]) + (acc[2] + acc[3])) + part);
     se_row_reduce_f(&ss, &mx, red_ss, red_mx);
     se_rb_grid_combine(row_slots, p, parts, 0, 1, 2 * gen + 1, &ss, &mx, cs1, cm1);
 
-    float s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
+    /* float64 once per block, off any short row's critical path: the
+     * error of s is then the sums' alone (docs/TOLERANCES.md). */
+    float s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
     float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(__fmul_rn(s, mx), SE_RB_LOG2E);
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
 #pragma unroll
@@ -687,7 +689,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     }
     float unused = -INFINITY;
     part = se_rb_grid_sum(x4, NULL, h4 + tid, n4, nt, 1, s2, m2, &unused);
-    part += se_rb_grid_sum(held, held, r4 + tid, h4, nt, 1, s2, m2, &unused);
+    part += se_rb_grid_sum(se_rb_held, se_rb_held, tid, hs, nt, 1, s2, m2, &unused);
     float l = (float)((double)((acc[0] + acc[1]) + (acc[2] + acc[3])) + part);
     se_row_reduce_f(&l, &unused, red_l, red_unused);
     se_rb_grid_combine(row_slots, p, parts, 2, 0, 2 * gen + 2, &l, &unused, cs2, cm2);
@@ -700,9 +702,9 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
                                    se_rb_exp2(s2, a.z, m2) * inv_l,
                                    se_rb_exp2(s2, a.w, m2) * inv_l));
     }
-    for (int i = r4 + tid; i < h4; i += nt) {
-        float4 a = held[i];
-        __stcs(y4 + i, make_float4(a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l));
+    for (int j = tid; j < hs; j += nt) {
+        float4 a = se_rb_held[j];
+        __stcs(y4 + r4 + j, make_float4(a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l));
     }
 #pragma unroll
     for (int q = 0; q < SE_RB_VALS / 4; q++) {
@@ -842,7 +844,7 @@ static int64_t rb_waves(int64_t rows, const rb_cluster_cfg *c)
 static se_status rb_cluster_pick(int64_t rows, int64_t cols, int vec4, rb_cluster_cfg *out,
                                  se_err *err)
 {
-    static int attrs_set = 0, cached_dev = -1;
+    static int attrs_dev = -1, cached_dev = -1;
     static int64_t cached_rows = -1, cached_cols = -1;
     static rb_cluster_cfg cached;
     int dev;
@@ -851,13 +853,13 @@ static se_status rb_cluster_pick(int64_t rows, int64_t cols, int vec4, rb_cluste
         *out = cached;
         return SE_OK;
     }
-    if (!attrs_set) {
+    if (attrs_dev != dev) { /* function attributes are per device */
         SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_cluster,
                                          cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
         SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_cluster,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          SE_RB_SMEM_VALS * (int)sizeof(float)));
-        attrs_set = 1;
+        attrs_dev = dev;
     }
     int64_t in_regs = (int64_t)SE_RB_VALS * SE_ROW_THREADS;
     rb_cluster_cfg regs = rb_cluster_try(rows, cols, in_regs);
@@ -904,6 +906,8 @@ static se_status rb_grid_pick(int64_t rows, int64_t cols, int vec4, int sms, rb_
     if (dev != cached_dev) {
         cudaFuncAttributes fa;
         int optin;
+        cached_dev = -1; /* until this device's attributes are set */
+        cached_rows = cached_cols = -1;
         SE_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)se_k_rowblock_grid));
         SE_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         smem_max = (optin - (int)fa.sharedSizeBytes) / 16 * 16;
@@ -939,9 +943,18 @@ static se_status rb_grid_launch(const float *x, float *y, int64_t rows, int64_t 
     int parts = g->parts, chunk = g->chunk, smem4 = g->smem4;
     void *args[] = {(void *)&x, (void *)&y, (void *)&cols, (void *)&parts, (void *)&chunk,
                     (void *)&smem4, (void *)&eps, (void *)&sc, (void *)&trace};
-    SE_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)se_k_rowblock_grid,
-                                            dim3((unsigned)(rows * parts)), dim3(SE_ROW_THREADS),
-                                            args, (size_t)smem4 * 16, stream));
+    cudaError_t e = cudaLaunchCooperativeKernel((const void *)se_k_rowblock_grid,
+                                                dim3((unsigned)(rows * parts)),
+                                                dim3(SE_ROW_THREADS), args, (size_t)smem4 * 16,
+                                                stream);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return se_fail(err, e == cudaErrorCooperativeLaunchTooLarge ? SE_ERR_LIMIT : SE_ERR_CUDA,
+                       "se_k_rowblock_grid: cooperative launch of %lld rows x %d blocks of %d "
+                       "threads (%d columns and %d bytes of shared memory each) failed: %s (%s)",
+                       (long long)rows, parts, SE_ROW_THREADS, chunk, smem4 * 16,
+                       cudaGetErrorString(e), cudaGetErrorName(e));
+    }
     return SE_OK;
 }
 
@@ -957,15 +970,15 @@ static int rb_stream_fits(int64_t rows, int64_t cols, int vec4, int sms)
 }
 
 static se_status rb_stream_launch(const float *x, float *y, int64_t rows, int64_t cols,
-                                  double eps, int sms, se_trace_buf trace, cudaStream_t stream,
-                                  se_err *err)
+                                  double eps, int dev, int sms, se_trace_buf trace,
+                                  cudaStream_t stream, se_err *err)
 {
-    static int attr_set = 0;
-    if (!attr_set) {
+    static int attr_dev = -1;
+    if (attr_dev != dev) { /* function attributes are per device */
         SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_stream,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          SE_RB_VALS * SE_ROW_THREADS * (int)sizeof(float)));
-        attr_set = 1;
+        attr_dev = dev;
     }
     int threads = (int)(((cols + SE_RB_VALS - 1) / SE_RB_VALS + 31) / 32 * 32);
     size_t smem = (size_t)threads * SE_RB_VALS * sizeof(float);
@@ -1002,7 +1015,7 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (rb_stream_fits(rows, cols, vec4, sms))
-        return rb_stream_launch(x, y, rows, cols, eps, sms, trace, stream, err);
+        return rb_stream_launch(x, y, rows, cols, eps, dev, sms, trace, stream, err);
     se_rb_fn fn = rowblock_reg_pick(rows, cols, sms, &threads, &name);
     if (fn) {
         fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, vec4, trace);
