@@ -178,6 +178,8 @@ __global__ void se_k_rowblock_reg16(const float *x, float *y, int cols, double e
                                     se_trace_buf trace);
 __global__ void se_k_rowblock_thread(const float *x, float *y, int64_t rows, int cols,
                                      double eps, se_trace_buf trace);
+__global__ void se_k_rowblock_grid(const float *x, float *y, int64_t cols, int parts, int chunk,
+                                   int smem4, double eps, se_rb_scratch sc, se_trace_buf trace);
 __global__ void se_k_prescale(const float *x, float *xs, int64_t cols, double eps);
 __global__ void se_k_outliers(float *x, int64_t rows, int64_t cols, uint64_t seed, float scale);
 
@@ -198,10 +200,14 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
             {"se_k_megakernel_init", se_megakernel_init_kernel(), SE_TILE_THREADS,
              "control: the megakernel's queue initialization alone"},
             {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
-             "rowblock, rows no cluster holds (three passes)"},
+             "rowblock, rows neither the grid nor a cluster takes (three passes)"},
+            {"se_k_rowblock_grid", (const void *)se_k_rowblock_grid, 1024,
+             "rowblock, 16-byte rows over 32768 columns with two or more co-resident CTAs per "
+             "row (cooperative grid: registers, up to the opt-in shared memory, the rest from "
+             "L2)"},
             {"se_k_rowblock_cluster", (const void *)se_k_rowblock_cluster, 1024,
-             "rowblock, rows of 32769 to 1048576 columns (a cluster of up to 16 CTAs per row, "
-             "registers and up to 128 KiB of shared memory each)"},
+             "rowblock, other rows of 32769 to 1048576 columns (a cluster of up to 16 CTAs per "
+             "row, registers and up to 128 KiB of shared memory each)"},
             {"se_k_rowblock_reg8", (const void *)se_k_rowblock_reg8, 1024,
              "rowblock, fewer rows than twice the SMs, 9 to 8192 columns"},
             {"se_k_rowblock_reg16", (const void *)se_k_rowblock_reg16, 1024,
