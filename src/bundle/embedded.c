@@ -1,7 +1,7 @@
 /*
  * embedded.c - lookup in the table that cmake/embed.cmake generates.
  */
-#include "embedded.h"
+#include "bundle/embedded.h"
 
 #include <string.h>
 

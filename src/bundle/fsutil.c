@@ -3,7 +3,7 @@
  */
 #define _XOPEN_SOURCE 700
 #define _POSIX_C_SOURCE 200809L
-#include "fsutil.h"
+#include "bundle/fsutil.h"
 
 #include <errno.h>
 #include <ftw.h>

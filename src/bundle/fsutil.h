@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 /* mkdir -p: creates path and its missing parents; names the one that fails. */
 se_status se_mkdirs(const char *path, se_err *err);

@@ -14,7 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "manifest.h"
+#include "bundle/manifest.h"
 
 #include <dirent.h>
 #include <errno.h>

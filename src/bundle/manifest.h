@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 #define SE_MANIFEST_NAME "MANIFEST.sha256"
 

@@ -3,7 +3,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #define _XOPEN_SOURCE 700
-#include "rundir.h"
+#include "bundle/rundir.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "manifest.h"
+#include "bundle/fsutil.h"
+#include "bundle/manifest.h"
 
 static volatile sig_atomic_t interrupted;
 

@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "../se_common.h"
-#include "samples.h"
+#include "model/se_common.h"
+#include "bundle/samples.h"
 
 typedef struct se_rundir {
     char runs[4096];  /* the runs folder */

@@ -1,14 +1,14 @@
 /*
  * samples.c - case naming and the raw samples files (see samples.h).
  */
-#include "samples.h"
+#include "bundle/samples.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../strategy.h"
+#include "model/strategy.h"
 
 const char *se_scope_name(se_scope s)
 {

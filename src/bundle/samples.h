@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "../protocol.h"
-#include "../se_common.h"
+#include "model/protocol.h"
+#include "model/se_common.h"
 
 typedef enum se_scope {
     SE_SCOPE_DEVICE = 0,  /* events around one instance, L2 warm */

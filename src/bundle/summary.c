@@ -6,16 +6,16 @@
  * stream baseline with se_mix64 of that seed ^ 1, so each number can be
  * recomputed alone.
  */
-#include "summary.h"
+#include "bundle/summary.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../outliers.h"
-#include "../stats.h"
-#include "../strategy.h"
+#include "model/outliers.h"
+#include "model/stats.h"
+#include "model/strategy.h"
 
 static uint64_t fnv1a(const char *s)
 {

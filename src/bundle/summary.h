@@ -9,9 +9,9 @@
 
 #include <jansson.h>
 
-#include "../protocol.h"
-#include "../se_common.h"
-#include "samples.h"
+#include "model/protocol.h"
+#include "model/se_common.h"
+#include "bundle/samples.h"
 
 #define SE_SUMMARY_FORMAT "softmax-evidence-summary"
 #define SE_SUMMARY_VERSION 1

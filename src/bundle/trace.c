@@ -2,16 +2,16 @@
  * trace.c - dependency traces: file format, checks, summary and export
  * (see trace.h).
  */
-#include "trace.h"
+#include "bundle/trace.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stats.h"
-#include "../strategy.h"
-#include "../taskgraph_host.h"
+#include "model/stats.h"
+#include "model/strategy.h"
+#include "model/taskgraph_host.h"
 
 /* At most this many missing, duplicated or misordered tasks are listed by
  * name in a report; all are counted. */

@@ -12,11 +12,11 @@
 
 #include <jansson.h>
 
-#include "../protocol.h"
-#include "../strategy.h"
-#include "../se_common.h"
-#include "../taskgraph.h"
-#include "samples.h"
+#include "model/protocol.h"
+#include "model/strategy.h"
+#include "model/se_common.h"
+#include "model/taskgraph.h"
+#include "bundle/samples.h"
 
 #define SE_TRACE_HEADER "task,phase,row,tile,block,sm,start_ns,end_ns"
 

@@ -2,7 +2,7 @@
  * verify.c - the verify command (see verify.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "verify.h"
+#include "bundle/verify.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,16 +11,15 @@
 
 #include <jansson.h>
 
-#include "../peers/peers.h"
-#include "../protocol.h"
-#include "../reference.h"
-#include "../strategy.h"
-#include "../tolerance.h"
-#include "manifest.h"
-#include "samples.h"
-#include "summary.h"
-#include "trace.h"
-#include "../site/site.h"
+#include "bundle/peers.h"
+#include "model/protocol.h"
+#include "model/reference.h"
+#include "model/strategy.h"
+#include "model/tolerance.h"
+#include "bundle/manifest.h"
+#include "bundle/samples.h"
+#include "bundle/summary.h"
+#include "bundle/trace.h"
 
 typedef struct verify_ctx {
     const char *dir;
@@ -433,10 +432,6 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     struct stat sb;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return se_fail(err, SE_ERR_IO, "%s: not a directory", dir);
-    char site_manifest[4400];
-    snprintf(site_manifest, sizeof site_manifest, "%s/SITE_MANIFEST.sha256", dir);
-    if (stat(site_manifest, &sb) == 0)
-        return se_site_verify(dir, out, err);
     verify_ctx v = {dir, out, 0, 0};
     if (out)
         fprintf(out, "verify %s\n", dir);

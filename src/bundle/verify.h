@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 /* Prints what it checked and every problem on out, naming the file and the
  * field. Returns SE_OK when everything holds, SE_ERR_VALIDATION when any

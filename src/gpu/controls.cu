@@ -15,12 +15,12 @@
 
 #include <cooperative_groups.h>
 
-#include "kernels.h"
-#include "tile_ops.cuh"
+#include "gpu/kernels.h"
+#include "gpu/tile_ops.cuh"
 
-#include "../outliers.h"
+#include "model/outliers.h"
 
-#include "../se_cuda.h"
+#include "gpu/se_cuda.h"
 
 namespace cg = cooperative_groups;
 

@@ -5,7 +5,7 @@
 #ifndef SE_GPU_COOP_H
 #define SE_GPU_COOP_H
 
-#include "kernels.h"
+#include "gpu/kernels.h"
 
 se_status se_coop_launch(const void *kernel, const char *name, void **args, size_t smem,
                          int blocks, cudaStream_t stream, se_err *err);

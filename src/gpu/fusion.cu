@@ -8,11 +8,11 @@
  */
 #include <cooperative_groups.h>
 
-#include "coop.h"
-#include "tile_ops.cuh"
+#include "gpu/coop.h"
+#include "gpu/tile_ops.cuh"
 
-#include "../se_cuda.h"
-#include "../taskgraph.h"
+#include "gpu/se_cuda.h"
+#include "model/taskgraph.h"
 
 namespace cg = cooperative_groups;
 

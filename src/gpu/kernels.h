@@ -12,7 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 #ifdef __cplusplus
 extern "C" {

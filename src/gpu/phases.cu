@@ -7,10 +7,10 @@
  * Tile phases (A, C, E) run one block per tile; row phases (B, D) one warp
  * per row. Stream order is the only synchronization between phases.
  */
-#include "tile_ops.cuh"
+#include "gpu/tile_ops.cuh"
 
-#include "../se_cuda.h"
-#include "../taskgraph.h"
+#include "gpu/se_cuda.h"
+#include "model/taskgraph.h"
 
 /* Traced runs: the task id of a tile or row task of this problem. */
 static __device__ __forceinline__ int64_t se_id(const se_gpu_problem *p, int phase, int64_t row,

@@ -6,11 +6,11 @@
  */
 #include <cooperative_groups.h>
 
-#include "coop.h"
-#include "kernels.h"
-#include "tile_ops.cuh"
+#include "gpu/coop.h"
+#include "gpu/kernels.h"
+#include "gpu/tile_ops.cuh"
 
-#include "../se_cuda.h"
+#include "gpu/se_cuda.h"
 
 namespace cg = cooperative_groups;
 

@@ -1,7 +1,7 @@
 /*
  * cudnn_ref.c - the cuDNN softmax reference (see cudnn_ref.h).
  */
-#include "cudnn_ref.h"
+#include "run/cudnn_ref.h"
 
 #include <stdlib.h>
 

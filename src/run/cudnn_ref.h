@@ -10,7 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 typedef struct se_cudnn se_cudnn;
 

@@ -1,15 +1,15 @@
 /*
  * device.c - device selection and description (see device.h).
  */
-#include "device.h"
+#include "run/device.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
 
-#include "../gpu/kernels.h"
-#include "../se_cuda.h"
+#include "gpu/kernels.h"
+#include "gpu/se_cuda.h"
 
 se_status se_device_open(int ordinal, se_device_info *info, se_err *err)
 {

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 typedef struct se_device_info {
     int ordinal;

@@ -1,11 +1,11 @@
 /*
  * inputs.c - input generation with cuRAND's host API (see inputs.h).
  */
-#include "inputs.h"
+#include "run/inputs.h"
 
 #include <curand.h>
 
-#include "../gpu/kernels.h"
+#include "gpu/kernels.h"
 
 #define SE_CURAND_TRY(call)                                                              \
     do {                                                                                 \

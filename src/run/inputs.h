@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 /* Fills x (rows * cols floats, allocated with room for one more) on stream:
  * cuRAND Philox4_32_10 seeded with seed, normal(0, scale), then the outliers

@@ -1,13 +1,13 @@
 /*
  * instance.c - case buffers and strategy instances (see instance.h).
  */
-#include "instance.h"
+#include "run/instance.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "../se_cuda.h"
-#include "../taskgraph.h"
+#include "gpu/se_cuda.h"
+#include "model/taskgraph.h"
 
 /* Rounds a byte offset up to 256 so every sub-array is aligned for 16-byte
  * accesses. */

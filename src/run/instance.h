@@ -12,11 +12,11 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../gpu/kernels.h"
-#include "../se_common.h"
-#include "../strategy.h"
-#include "../workload.h"
-#include "cudnn_ref.h"
+#include "gpu/kernels.h"
+#include "model/se_common.h"
+#include "model/strategy.h"
+#include "model/workload.h"
+#include "run/cudnn_ref.h"
 
 typedef struct se_case {
     se_shape shape;

@@ -10,7 +10,7 @@
  * be attributed to its (shape, strategy) from ncu's CSV alone.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "profile.h"
+#include "run/profile.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -22,18 +22,18 @@
 #include <cuda_profiler_api.h>
 #include <jansson.h>
 
-#include "../bundle/fsutil.h"
-#include "../bundle/manifest.h"
-#include "../bundle/verify.h"
-#include "../cli.h"
-#include "../gpu/kernels.h"
-#include "../protocol.h"
-#include "../se_cuda.h"
-#include "../strategy.h"
-#include "cudnn_ref.h"
-#include "device.h"
-#include "instance.h"
-#include "validate.h"
+#include "bundle/fsutil.h"
+#include "bundle/manifest.h"
+#include "bundle/verify.h"
+#include "run/run_config.h"
+#include "gpu/kernels.h"
+#include "model/protocol.h"
+#include "gpu/se_cuda.h"
+#include "model/strategy.h"
+#include "run/cudnn_ref.h"
+#include "run/device.h"
+#include "run/instance.h"
+#include "run/validate.h"
 
 /* The fixed metric set, and the column each gets in profile/kernels.csv. */
 static const struct {
@@ -96,7 +96,7 @@ se_status se_profile_target(const char *run_dir, se_err *err)
     se_status st = load_run_protocol(run_dir, &p, err);
     if (st != SE_OK)
         return st;
-    se_run_opts o;
+    se_run_config o;
     memset(&o, 0, sizeof o);
     o.quiet = 1;
     se_device_info dev;

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 /* Runs `ncu` on this program's profile-target (self: a link to this
  * program, e.g. /proc/self/exe), parses its CSV, writes profile/ into the

@@ -5,7 +5,7 @@
  * rename the run directory into place.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "runner.h"
+#include "run/runner.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -18,23 +18,22 @@
 #include <curand.h>
 #include <jansson.h>
 
-#include "../bundle/embedded.h"
-#include "../bundle/fsutil.h"
-#include "../bundle/manifest.h"
-#include "../bundle/rundir.h"
-#include "../bundle/samples.h"
-#include "../bundle/summary.h"
-#include "../bundle/trace.h"
-#include "../gpu/kernels.h"
-#include "../peers/peers.h"
-#include "../peers/peers_run.h"
-#include "../report/table.h"
-#include "../se_cuda.h"
-#include "../strategy.h"
-#include "cudnn_ref.h"
-#include "instance.h"
-#include "timing.h"
-#include "validate.h"
+#include "bundle/embedded.h"
+#include "bundle/fsutil.h"
+#include "bundle/manifest.h"
+#include "bundle/rundir.h"
+#include "bundle/samples.h"
+#include "bundle/summary.h"
+#include "bundle/trace.h"
+#include "gpu/kernels.h"
+#include "bundle/peers.h"
+#include "run/peers_run.h"
+#include "gpu/se_cuda.h"
+#include "model/strategy.h"
+#include "run/cudnn_ref.h"
+#include "run/instance.h"
+#include "run/timing.h"
+#include "run/validate.h"
 
 #ifndef SE_SOURCE_DIR
 #define SE_SOURCE_DIR "."
@@ -48,7 +47,7 @@ typedef struct kept_case {
 
 typedef struct run_state {
     const se_protocol *p;
-    const se_run_opts *o;
+    const se_run_config *o;
     se_rundir rd;
     se_device_info dev;
     se_validation *results;
@@ -115,7 +114,7 @@ static se_status save_samples(run_state *rs, const char *id, se_sample_set *scop
 
 /* --save-arrays (within --arrays-max-bytes): each case's input once and
  * each strategy's output. */
-static int saves_arrays(const se_run_opts *o, const se_shape *s)
+static int saves_arrays(const se_run_config *o, const se_shape *s)
 {
     int64_t bytes = s->rows * s->cols * (int64_t)sizeof(float);
     return o->save_arrays && (o->arrays_max_bytes == 0 || bytes <= o->arrays_max_bytes);
@@ -622,11 +621,12 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
     return st;
 }
 
-se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_protocol_source *src,
-                      int argc, char **argv, FILE *out, se_err *err)
+se_status se_run_main(const se_protocol *p, const se_run_config *o, const se_protocol_source *src,
+                      int argc, char **argv, FILE *out, se_run_outcome *outcome, se_err *err)
 {
     run_state rs;
     memset(&rs, 0, sizeof rs);
+    memset(outcome, 0, sizeof *outcome);
     rs.p = p;
     rs.o = o;
     utc_now(rs.started, sizeof rs.started);
@@ -699,13 +699,9 @@ se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_proto
         failed += !rs.results[i].pass;
     se_peers_end(rs.peers);
     if (st == SE_OK) {
-        se_err terr = {{0}};
-        if (se_table_print_dir(out, rs.rd.final, &terr) != SE_OK)
-            fprintf(stderr, "warning: the timing table cannot be printed from %s: %s\n",
-                    rs.rd.final, terr.msg);
-        fprintf(out, "validation: %zu of %zu (strategy, shape) cases passed\n",
-                rs.n_results - failed, rs.n_results);
-        fprintf(out, "run directory: %s\n", rs.rd.final);
+        snprintf(outcome->dir, sizeof outcome->dir, "%s", rs.rd.final);
+        outcome->cases = rs.n_results;
+        outcome->failed = failed;
         if (failed)
             st = se_fail(err, SE_ERR_VALIDATION, "%zu of %zu cases failed validation; the run "
                          "was kept in %s", failed, rs.n_results, rs.rd.final);

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "../cli.h"
-#include "../protocol.h"
+#include "run/run_config.h"
+#include "model/protocol.h"
 
 /* Where the effective protocol came from, for the bundle. */
 typedef struct se_protocol_source {
@@ -17,10 +17,19 @@ typedef struct se_protocol_source {
     unsigned char sha256[32];    /* of that file's bytes */
 } se_protocol_source;
 
+/* What a finished run left: its directory and how many (strategy, shape)
+ * cases passed validation. */
+typedef struct se_run_outcome {
+    char dir[4200];   /* the run directory under its final name, "" if none was written */
+    size_t cases;     /* validated (strategy, shape) cases */
+    size_t failed;    /* of which failed */
+} se_run_outcome;
+
 /* Runs the protocol. The runs folder is checked before any GPU work; the
  * run directory appears under its final name only when complete. Prints
- * the validation table and, last, the timing table on out. */
-se_status se_run_main(const se_protocol *p, const se_run_opts *o, const se_protocol_source *src,
-                      int argc, char **argv, FILE *out, se_err *err);
+ * the validation table on out; fills outcome when the run directory was
+ * written (also when a case failed validation: the run is kept). */
+se_status se_run_main(const se_protocol *p, const se_run_config *o, const se_protocol_source *src,
+                      int argc, char **argv, FILE *out, se_run_outcome *outcome, se_err *err);
 
 #endif

@@ -8,17 +8,17 @@
  * a shared GPU favours none of them.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "timing.h"
+#include "run/timing.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../bundle/rundir.h"
-#include "../gpu/kernels.h"
-#include "../se_cuda.h"
-#include "../stats.h"
+#include "bundle/rundir.h"
+#include "gpu/kernels.h"
+#include "gpu/se_cuda.h"
+#include "model/stats.h"
 
 static double now_s(void)
 {

@@ -17,10 +17,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../bundle/samples.h"
-#include "../protocol.h"
-#include "../se_common.h"
-#include "instance.h"
+#include "bundle/samples.h"
+#include "model/protocol.h"
+#include "model/se_common.h"
+#include "run/instance.h"
 
 /* Something timed on a case: a strategy instance, or the device-to-device
  * copy of the case's bytes (inst NULL). */

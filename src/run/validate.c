@@ -1,7 +1,7 @@
 /*
  * validate.c - the validation run (see validate.h).
  */
-#include "validate.h"
+#include "run/validate.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,13 +10,13 @@
 
 #include <openssl/evp.h>
 
-#include "../gpu/kernels.h"
-#include "../reference.h"
-#include "../se_cuda.h"
-#include "../taskgraph.h"
-#include "cudnn_ref.h"
-#include "inputs.h"
-#include "instance.h"
+#include "gpu/kernels.h"
+#include "model/reference.h"
+#include "gpu/se_cuda.h"
+#include "model/taskgraph.h"
+#include "run/cudnn_ref.h"
+#include "run/inputs.h"
+#include "run/instance.h"
 
 void se_sha256_hex(const unsigned char digest[32], char hex[65])
 {
@@ -40,7 +40,7 @@ static uint64_t host_phys_bytes(void)
 
 /* The cooperative grid for a case: the user's --blocks, or every block that
  * can be co-resident, capped by the most that have work in any phase. */
-int se_coop_blocks(const se_protocol *p, const se_run_opts *o, const se_device_info *d,
+int se_coop_blocks(const se_protocol *p, const se_run_config *o, const se_device_info *d,
                    se_strategy s, const se_shape *shape)
 {
     if (o->blocks > 0)
@@ -55,7 +55,7 @@ int se_coop_blocks(const se_protocol *p, const se_run_opts *o, const se_device_i
 }
 
 /* Every check that needs no kernel: limits, device, memory, grid. */
-se_status se_validate_preflight(const se_protocol *p, const se_run_opts *o, se_device_info *dev, se_err *err)
+se_status se_validate_preflight(const se_protocol *p, const se_run_config *o, se_device_info *dev, se_err *err)
 {
     for (size_t i = 0; i < p->n_shapes; i++) {
         se_status st = se_case_check(&p->shapes[i], p->tile, err);
@@ -152,7 +152,7 @@ static void worst_of(se_compare *acc, const se_compare *cur, int first)
     acc->n_nan = nans;
 }
 
-static se_status validate_one(const se_protocol *p, const se_run_opts *o, const se_device_info *dev, se_case *c,
+static se_status validate_one(const se_protocol *p, const se_run_config *o, const se_device_info *dev, se_case *c,
                               se_strategy s, se_cudnn *cudnn, cudaStream_t stream, se_case_host *h,
                               const unsigned char *tiled_sha, se_validation *v, se_err *err)
 {
@@ -264,7 +264,7 @@ void se_case_release(se_case *c, se_case_host *h)
     se_case_free(c);
 }
 
-se_status se_validate_strategies(const se_protocol *p, const se_run_opts *o,
+se_status se_validate_strategies(const se_protocol *p, const se_run_config *o,
                                  const se_device_info *dev, se_case *c, se_case_host *h,
                                  size_t shape_index, se_cudnn *cudnn, cudaStream_t stream,
                                  FILE *out, se_validation *results, size_t *n_results,
@@ -299,7 +299,7 @@ se_status se_validate_strategies(const se_protocol *p, const se_run_opts *o,
     return st;
 }
 
-se_status se_validate_run(const se_protocol *p, const se_run_opts *o, FILE *out,
+se_status se_validate_run(const se_protocol *p, const se_run_config *o, FILE *out,
                           se_validation_run *run, se_err *err)
 {
     memset(run, 0, sizeof *run);

@@ -13,14 +13,14 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../cli.h"
-#include "../protocol.h"
-#include "../strategy.h"
-#include "../tolerance.h"
-#include "../workload.h"
-#include "cudnn_ref.h"
-#include "device.h"
-#include "instance.h"
+#include "run/run_config.h"
+#include "model/protocol.h"
+#include "model/strategy.h"
+#include "model/tolerance.h"
+#include "model/workload.h"
+#include "run/cudnn_ref.h"
+#include "run/device.h"
+#include "run/instance.h"
 
 typedef struct se_validation {
     se_strategy strategy;
@@ -57,7 +57,7 @@ typedef struct se_case_host {
 /* Everything that can be checked before any kernel runs: each shape's
  * limits, the device, a --blocks over the cooperative limit, device memory,
  * host memory. */
-se_status se_validate_preflight(const se_protocol *p, const se_run_opts *o, se_device_info *dev,
+se_status se_validate_preflight(const se_protocol *p, const se_run_config *o, se_device_info *dev,
                                 se_err *err);
 
 /* Allocates a case, generates its input, hashes it, copies it to the host,
@@ -74,7 +74,7 @@ typedef se_status (*se_case_output_fn)(void *ctx, const se_validation *v, const 
 
 /* Validates every strategy of the protocol on a prepared case, appending
  * records to results (and printing rows on out, if not NULL). */
-se_status se_validate_strategies(const se_protocol *p, const se_run_opts *o,
+se_status se_validate_strategies(const se_protocol *p, const se_run_config *o,
                                  const se_device_info *dev, se_case *c, se_case_host *h,
                                  size_t shape_index, se_cudnn *cudnn, cudaStream_t stream,
                                  FILE *out, se_validation *results, size_t *n_results,
@@ -86,12 +86,12 @@ void se_validation_print_header(FILE *out);
  * progress on stderr unless o->quiet, and the validation table on out.
  * Returns SE_ERR_VALIDATION if any case failed; run->results is filled
  * either way (free with se_validation_run_free). */
-se_status se_validate_run(const se_protocol *p, const se_run_opts *o, FILE *out,
+se_status se_validate_run(const se_protocol *p, const se_run_config *o, FILE *out,
                           se_validation_run *run, se_err *err);
 
 /* The cooperative grid a strategy gets on a shape: --blocks, or every block
  * that can be co-resident, capped by the most that have work. */
-int se_coop_blocks(const se_protocol *p, const se_run_opts *o, const se_device_info *d,
+int se_coop_blocks(const se_protocol *p, const se_run_config *o, const se_device_info *d,
                    se_strategy s, const se_shape *shape);
 
 void se_validation_run_free(se_validation_run *run);

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "se_common.h"
-#include "strategy.h"
+#include "tool/cli.h"
+#include "model/se_common.h"
+#include "model/strategy.h"
 
 #define MAX_ARGS 32
 

@@ -19,10 +19,10 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
-#include "outliers.h"
-#include "reference.h"
-#include "tolerance.h"
+#include "tool/cli.h"
+#include "model/outliers.h"
+#include "model/reference.h"
+#include "model/tolerance.h"
 
 enum mutant {
     M_NONE,             /* correct */

@@ -26,9 +26,9 @@
 #include "bundle/fsutil.h"
 #include "bundle/manifest.h"
 #include "bundle/rundir.h"
-#include "peers/peers.h"
-#include "peers/peers_run.h"
-#include "protocol.h"
+#include "bundle/peers.h"
+#include "run/peers_run.h"
+#include "model/protocol.h"
 
 #ifndef SE_TEST_SOURCE_DIR
 #define SE_TEST_SOURCE_DIR "."

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
-#include "strategy.h"
+#include "model/protocol.h"
+#include "model/strategy.h"
 
 /* The text of protocol/default.json, which the malformed inputs edit. */
 static const char default_text[] =

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reference.h"
+#include "model/reference.h"
 
 /* Asserts |actual - expected| <= tol, printing both values on failure. */
 static void assert_close(double actual, double expected, double tol)

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "model/stats.h"
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "taskgraph.h"
-#include "taskgraph_host.h"
+#include "model/taskgraph.h"
+#include "model/taskgraph_host.h"
 
 typedef struct geom_case {
     int64_t rows, cols, tile;

@@ -19,7 +19,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tolerance.h"
+#include "model/tolerance.h"
 
 /* Dyadic tolerances: every bound below is computed exactly in double. */
 static const se_tolerance dyadic = {0.25, 0.5};

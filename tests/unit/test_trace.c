@@ -26,8 +26,8 @@
 #include <string.h>
 
 #include "bundle/trace.h"
-#include "taskgraph.h"
-#include "taskgraph_host.h"
+#include "model/taskgraph.h"
+#include "model/taskgraph_host.h"
 
 #define T0 1000000ull /* first start of the synthetic traces */
 #define DUR 100ull    /* window of one phase in phased_trace() */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "workload.h"
+#include "model/workload.h"
 
 static void assert_msg_has(const se_err *err, const char *needle)
 {

@@ -1,0 +1,277 @@
+/*
+ * peers.c - peers.json's entries and verify's checks of them (see peers.h).
+ */
+#include "bundle/peers.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const se_peer_info peer_table[SE_NPEERS] = {
+    {"torch-eager", "x",
+     "softmax(x * rsqrt(mean(x^2, -1) + eps), -1) in plain torch ops, eager"},
+    {"torch-compile", "x",
+     "torch.compile (static shapes, full graph) of the torch-eager function"},
+    {"torch-softmax", "xp",
+     "torch.softmax(xp, -1) of the pre-scaled input xp = s * x cuDNN gets (no RMS scaling)"},
+};
+
+const se_peer_info *se_peer_get(int peer)
+{
+    return peer >= 0 && peer < SE_NPEERS ? &peer_table[peer] : NULL;
+}
+
+void se_peer_case(const se_shape *s, int peer, se_case_id *c)
+{
+    memset(c, 0, sizeof *c);
+    c->shape = s;
+    c->what = peer_table[peer].name;
+    c->strategy = SE_CASE_PEER;
+    c->n_scopes = 1;
+    snprintf(c->id, sizeof c->id, "%" PRId64 "x%" PRId64 ".%s", s->rows, s->cols, c->what);
+}
+
+void se_compare_json_set(json_t *o, const se_compare *c)
+{
+    json_object_set_new(o, "elements", json_integer(c->n));
+    json_object_set_new(o, "fails", json_integer(c->n_fail));
+    json_object_set_new(o, "nan", json_integer(c->n_nan));
+    json_object_set_new(o, "tiny", json_integer(c->n_tiny));
+    json_object_set_new(o, "max_abs_err", json_real(c->max_abs_err));
+    json_object_set_new(o, "max_rel_err", json_real(c->max_rel_err));
+}
+
+static int same_shape(const json_t *o, int64_t rows, int64_t cols)
+{
+    return json_integer_value(json_object_get(o, "rows")) == rows &&
+           json_integer_value(json_object_get(o, "cols")) == cols;
+}
+
+double se_peers_copy_median(const json_t *summary, int64_t rows, int64_t cols)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(summary, "cases"), i, c) {
+        const char *what = json_string_value(json_object_get(c, "what"));
+        if (what && strcmp(what, "copy") == 0 && same_shape(c, rows, cols))
+            return json_number_value(json_object_get(
+                json_object_get(json_object_get(c, "scopes"), "device"), "median_ns"));
+    }
+    return 0.0;
+}
+
+se_status se_peer_summary(const se_protocol *p, const json_t *summary, const se_case_id *c,
+                          const se_sample_set *device, json_t **out, se_err *err)
+{
+    return se_summary_peer(p, c, device, se_peers_copy_median(summary, c->shape->rows, c->shape->cols),
+                           out, err);
+}
+
+const char *se_peers_absent(const json_t *peers, char *buf, size_t size)
+{
+    const char *status = json_string_value(json_object_get(peers, "status"));
+    const char *reason = json_string_value(json_object_get(peers, "reason"));
+    if (!peers)
+        snprintf(buf, size, "this run has no peers.json (it predates the PyTorch peers)");
+    else if (!status || strcmp(status, "ok") != 0)
+        snprintf(buf, size, "skipped: %s", reason ? reason : "no reason recorded");
+    else
+        return NULL;
+    return buf;
+}
+
+/* ---- verify ------------------------------------------------------------- */
+
+typedef struct checker {
+    const se_peers_env *env;
+    size_t problems;
+} checker;
+
+static void complain(checker *k, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void complain(checker *k, const char *fmt, ...)
+{
+    char msg[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    k->problems++;
+    if (k->env->problem)
+        k->env->problem(k->env->ctx, msg);
+}
+
+static const char *str_of(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+static int is_hex64(const char *s)
+{
+    if (strlen(s) != 64)
+        return 0;
+    for (int i = 0; i < 64; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* The input hash validation.json records for a shape, or NULL. */
+static const char *recorded_input(const json_t *validation, int64_t rows, int64_t cols)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(validation, "cases"), i, c)
+        if (same_shape(c, rows, cols))
+            return json_string_value(json_object_get(c, "input_sha256"));
+    return NULL;
+}
+
+/* The summary of a ran peer, recomputed from its samples file. */
+static void check_summary(checker *k, size_t i, const json_t *e, const se_case_id *c)
+{
+    const se_peers_env *env = k->env;
+    se_sample_set set;
+    int owned = 0;
+    se_err err = {{0}};
+    json_t *again = NULL;
+    se_status st = env->source(env->source_ctx, c, &set, &owned, &err);
+    if (st == SE_OK)
+        st = se_peer_summary(env->p, env->summary, c, &set, &again, &err);
+    if (owned)
+        se_sample_set_free(&set);
+    if (st != SE_OK) {
+        complain(k, "peers.json: field 'peers[%zu].summary' (%s): cannot be recomputed: %s", i,
+                 c->id, err.msg);
+        return;
+    }
+    char path[512] = "", what[256] = "";
+    const json_t *saved = json_object_get(e, "summary");
+    if (!saved)
+        complain(k, "peers.json: field 'peers[%zu].summary' (%s): missing", i, c->id);
+    else if (!se_json_equal(saved, again, path, sizeof path, what, sizeof what))
+        complain(k, "peers.json: field 'peers[%zu].summary%s%s' (%s): %s", i, path[0] ? "." : "",
+                 path, c->id, what);
+    json_decref(again);
+}
+
+/* A peer that ran: its validation record and its timing. */
+static void check_ran(checker *k, size_t i, const json_t *e, const se_case_id *c,
+                      const char *status)
+{
+    const se_peers_env *env = k->env;
+    json_int_t elements = json_integer_value(json_object_get(e, "elements"));
+    json_int_t fails = json_integer_value(json_object_get(e, "fails"));
+    json_int_t nan = json_integer_value(json_object_get(e, "nan"));
+    const json_t *pass = json_object_get(e, "pass");
+    if (elements != c->shape->rows * c->shape->cols)
+        complain(k, "peers.json: field 'peers[%zu].elements' (%s): %" JSON_INTEGER_FORMAT
+                 ", the shape has %" PRId64, i, c->id, elements, c->shape->rows * c->shape->cols);
+    int should_pass = json_is_integer(json_object_get(e, "fails")) &&
+                      json_is_integer(json_object_get(e, "nan")) && fails == 0 && nan == 0 &&
+                      elements == c->shape->rows * c->shape->cols;
+    if (!json_is_boolean(pass) || json_is_true(pass) != should_pass)
+        complain(k, "peers.json: field 'peers[%zu].pass' (%s): inconsistent with elements, fails "
+                 "and nan", i, c->id);
+    else if (strcmp(status, should_pass ? "ok" : "failed") != 0)
+        complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s', but pass is %s", i, c->id,
+                 status, should_pass ? "true" : "false");
+    if (!is_hex64(str_of(e, "output_sha256")))
+        complain(k, "peers.json: field 'peers[%zu].output_sha256' (%s): not a SHA-256", i, c->id);
+    char want[160];
+    se_samples_path(c, want, sizeof want);
+    const char *file = str_of(e, "samples_file");
+    if (strcmp(file, want) != 0)
+        complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): expected %s, got '%s'", i,
+                 c->id, want, file);
+    else if (env->listed && !env->listed(env->ctx, file))
+        complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): %s is not in the "
+                 "manifest", i, c->id, file);
+    check_summary(k, i, e, c);
+}
+
+static void check_entry(checker *k, size_t i, const json_t *e, const se_case_id *c,
+                        se_peers_counts *counts)
+{
+    const se_peers_env *env = k->env;
+    const char *id = str_of(e, "case");
+    if (strcmp(id, c->id) != 0) {
+        complain(k, "peers.json: field 'peers[%zu].case': expected %s, got '%s'", i, c->id, id);
+        return;
+    }
+    if (!same_shape(e, c->shape->rows, c->shape->cols) || strcmp(str_of(e, "peer"), c->what) != 0)
+        complain(k, "peers.json: field 'peers[%zu].rows'/'cols'/'peer' (%s): do not match the "
+                 "case", i, c->id);
+    const char *rec = recorded_input(env->validation, c->shape->rows, c->shape->cols);
+    const char *in = str_of(e, "input_sha256");
+    if (!rec || strcmp(rec, in) != 0)
+        complain(k, "peers.json: field 'peers[%zu].input_sha256' (%s): '%s' is not the input "
+                 "hash validation.json records for the shape (%s)", i, c->id, in,
+                 rec ? rec : "none");
+    if (!is_hex64(str_of(e, "operand_sha256")))
+        complain(k, "peers.json: field 'peers[%zu].operand_sha256' (%s): not a SHA-256", i, c->id);
+    const char *status = str_of(e, "status");
+    counts->entries++;
+    if (strcmp(status, "error") == 0) {
+        counts->errors++;
+        if (!*str_of(e, "error"))
+            complain(k, "peers.json: field 'peers[%zu].error' (%s): a peer in error must say "
+                     "why", i, c->id);
+        if (json_object_get(e, "samples_file") || json_object_get(e, "summary"))
+            complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): a peer in error has "
+                     "no samples", i, c->id);
+    } else if (strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0) {
+        counts->ok += status[0] == 'o';
+        counts->failed += status[0] == 'f';
+        counts->recomputed++;
+        check_ran(k, i, e, c, status);
+    } else {
+        complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s'; expected ok, failed or "
+                 "error", i, c->id, status);
+    }
+}
+
+size_t se_peers_check(const json_t *j, const se_peers_env *env, se_peers_counts *counts)
+{
+    checker k = {env, 0};
+    memset(counts, 0, sizeof *counts);
+    const char *status = str_of(j, "status");
+    const json_t *list = json_object_get(j, "peers");
+    if (!json_is_array(list)) {
+        complain(&k, "peers.json: field 'peers': expected an array");
+        return k.problems;
+    }
+    if (strcmp(status, "skipped") == 0) {
+        if (!*str_of(j, "reason"))
+            complain(&k, "peers.json: field 'reason': the peers were skipped and it does not say "
+                     "why");
+        if (json_array_size(list) != 0)
+            complain(&k, "peers.json: field 'peers': the peers were skipped, yet %zu entries are "
+                     "listed", json_array_size(list));
+        return k.problems;
+    }
+    if (strcmp(status, "ok") != 0) {
+        complain(&k, "peers.json: field 'status': '%s'; expected ok or skipped", status);
+        return k.problems;
+    }
+    const json_t *tol = json_object_get(j, "tolerance");
+    if (json_number_value(json_object_get(tol, "atol")) != env->p->tol.atol ||
+        json_number_value(json_object_get(tol, "rtol")) != env->p->tol.rtol)
+        complain(&k, "peers.json: field 'tolerance': differs from protocol.json");
+    size_t want = env->p->n_shapes * SE_NPEERS;
+    if (json_array_size(list) != want)
+        complain(&k, "peers.json: field 'peers': %zu entries, the protocol's %zu shapes imply %zu",
+                 json_array_size(list), env->p->n_shapes, want);
+    for (size_t i = 0; i < json_array_size(list) && i < want; i++) {
+        se_case_id c;
+        se_peer_case(&env->p->shapes[i / SE_NPEERS], (int)(i % SE_NPEERS), &c);
+        check_entry(&k, i, json_array_get(list, i), &c, counts);
+    }
+    return k.problems;
+}

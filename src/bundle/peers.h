@@ -1,0 +1,82 @@
+/*
+ * peers.h - the PyTorch peers of a run as the bundle records them
+ * (peers.json, docs/PEERS.md): their names, their case ids and samples
+ * files, the entries the run writes, and the checks verify makes. Needs no
+ * GPU; peers_run.h measures them.
+ */
+#ifndef SE_PEERS_H
+#define SE_PEERS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "bundle/samples.h"
+#include "bundle/summary.h"
+#include "model/protocol.h"
+#include "model/se_common.h"
+#include "model/tolerance.h"
+
+#define SE_PEERS_FORMAT "softmax-evidence-peers"
+#define SE_PEERS_FILE "peers.json"
+#define SE_PEERS_SCRIPT_COPY "peers/peers.py"
+
+/* se_case_id.strategy of a peer case: not a strategy, not the copy. */
+#define SE_CASE_PEER (-3)
+
+/* torch-eager, torch-compile, torch-softmax. */
+#define SE_NPEERS 3
+
+typedef struct se_peer_info {
+    const char *name;     /* "torch-eager" */
+    const char *input;    /* "x", or "xp" (the pre-scaled input cuDNN gets) */
+    const char *computes; /* one line: what it computes and how */
+} se_peer_info;
+
+const se_peer_info *se_peer_get(int peer);
+
+/* The case of a peer on a shape: id "<rows>x<cols>.<peer>", samples file
+ * samples/<id>.csv (se_samples_path), device scope only, strategy
+ * SE_CASE_PEER. */
+void se_peer_case(const se_shape *s, int peer, se_case_id *c);
+
+/* Sets a comparison's fields of a validation record, named as in
+ * validation.json: elements, fails, nan, tiny, max_abs_err, max_rel_err. */
+void se_compare_json_set(json_t *o, const se_compare *c);
+
+/* The device-scope median of the copy control of a shape in summary.json,
+ * 0 if absent. */
+double se_peers_copy_median(const json_t *summary, int64_t rows, int64_t cols);
+
+/* The summary of a peer entry: its samples summarized (se_summary_peer)
+ * against the copy median of its shape in summary. */
+se_status se_peer_summary(const se_protocol *p, const json_t *summary, const se_case_id *c,
+                          const se_sample_set *device, json_t **out, se_err *err);
+
+/* Why a run has no peer results ("this run has no peers.json ...", or
+ * "skipped: <reason>"), or NULL when the peers were measured. peers is the
+ * run's peers.json, NULL when it has none. */
+const char *se_peers_absent(const json_t *peers, char *buf, size_t size);
+
+/* What verify needs to check peers.json. */
+typedef struct se_peers_env {
+    const se_protocol *p;
+    const json_t *summary;     /* summary.json: the copy medians */
+    const json_t *validation;  /* validation.json: the recorded input hashes */
+    se_sample_source source;   /* the samples of a peer case */
+    void *source_ctx;
+    int (*listed)(void *ctx, const char *rel);      /* 1 when the manifest lists rel */
+    void (*problem)(void *ctx, const char *message); /* one problem, naming file and field */
+    void *ctx;
+} se_peers_env;
+
+typedef struct se_peers_counts {
+    size_t entries, ok, failed, errors, recomputed;
+} se_peers_counts;
+
+/* Checks peers.json against the protocol, the manifest, the recorded input
+ * hashes and the raw samples (every summary recomputed and compared);
+ * reports each problem through env->problem and returns their number. */
+size_t se_peers_check(const json_t *peers, const se_peers_env *env, se_peers_counts *counts);
+
+#endif

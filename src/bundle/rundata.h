@@ -1,0 +1,84 @@
+/*
+ * rundata.h - a verified run directory loaded for the figures command: its
+ * JSON files, its protocol, its manifest (each file's listed SHA-256, and
+ * the hash recomputed when a figure or the report draws on the file), and
+ * readers for its samples and trace files.
+ */
+#ifndef SE_REPORT_RUNDATA_H
+#define SE_REPORT_RUNDATA_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "bundle/samples.h"
+#include "bundle/trace.h"
+#include "model/protocol.h"
+#include "model/se_common.h"
+
+typedef struct se_run_file {
+    char *path;       /* relative to the run, as listed in MANIFEST.sha256 */
+    char listed[65];  /* the manifest's hash */
+    char actual[65];  /* recomputed, "" until asked for */
+} se_run_file;
+
+typedef struct se_rundata {
+    char dir[4096];
+    char run_id[64];
+    se_protocol p;
+    int have_protocol;
+    json_t *run, *env, *summary, *validation, *resources, *traces;
+    json_t *peers;    /* peers.json, NULL in a run made before the peers */
+    se_run_file *files;
+    size_t n_files;
+} se_rundata;
+
+/* Loads run.json, environment.json, protocol.json, summary.json,
+ * validation.json, resources.json, traces.json, peers.json when the run
+ * has one, and MANIFEST.sha256 (each JSON file's format and version checked). On failure nothing needs
+ * freeing; the message names the file and field. */
+se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err);
+
+void se_rundata_free(se_rundata *rd);
+
+/* Full path of a file of the run. */
+void se_rundata_path(const se_rundata *rd, const char *rel, char *path, size_t size);
+
+/* 1 when the manifest lists rel. */
+int se_rundata_listed(const se_rundata *rd, const char *rel);
+
+/* Recomputes rel's SHA-256 (once; later calls reuse it) and checks it
+ * against the manifest: a file that is not listed, or that changed since
+ * the run was verified, is an error naming it. */
+se_status se_rundata_hash(se_rundata *rd, const char *rel, char hex[65], se_err *err);
+
+/* Reads a samples file of the run into n_scopes sets (free each with
+ * se_sample_set_free). */
+se_status se_rundata_samples(const se_rundata *rd, const char *rel, se_sample_set *sets,
+                             int n_scopes, se_err *err);
+
+/* Reads a trace file of the run (free it with se_trace_free). */
+se_status se_rundata_trace(const se_rundata *rd, const char *rel, se_trace *t, se_err *err);
+
+/* "4096x4096": rows x cols, the form case ids and file names use. */
+void se_rundata_shape_id(const se_shape *s, char *buf, size_t size);
+
+/* An entry of an array in one of the JSON files whose string field `key`
+ * equals `value`, or NULL. */
+json_t *se_rundata_find(const json_t *array, const char *key, const char *value);
+
+/* summary.json's entry for a case ("32x4096.fusion", "control.barriers"),
+ * looked up in its cases and controls; NULL if absent. */
+json_t *se_rundata_summary_case(const se_rundata *rd, const char *case_id);
+
+/* validation.json's entry for a case, or NULL. */
+json_t *se_rundata_validation_case(const se_rundata *rd, const char *case_id);
+
+/* Number fields, 0 when absent. */
+double se_json_num(const json_t *o, const char *key);
+/* A nested value by a dotted path ("scopes.device.median_ns"), or NULL. */
+json_t *se_json_path(const json_t *o, const char *path);
+/* String field, or `fallback`. */
+const char *se_json_str(const json_t *o, const char *key, const char *fallback);
+
+#endif

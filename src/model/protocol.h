@@ -1,0 +1,89 @@
+/*
+ * protocol.h - the measurement protocol: one JSON file (read with jansson)
+ * that fixes the workloads, the strategies and controls, the tolerances,
+ * the measurement scopes with their sample and warm-up counts, and the
+ * analysis settings. docs/PROTOCOL.md describes every field.
+ *
+ * A run copies the protocol it used into its bundle (as written by
+ * se_protocol_write, which se_protocol_parse reads back to the same struct)
+ * and records its hash; verify reads that copy.
+ */
+#ifndef SE_PROTOCOL_H
+#define SE_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/se_common.h"
+#include "model/tolerance.h"
+#include "model/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SE_PROTOCOL_FORMAT "softmax-evidence-protocol"
+#define SE_PROTOCOL_VERSION 1
+
+/* One measurement scope: `samples` timed samples after `warmup` untimed
+ * instances; `batch` instances per sample (batch scope only, else 1). */
+typedef struct se_scope_cfg {
+    int samples;
+    int warmup;
+    int batch;
+} se_scope_cfg;
+
+typedef struct se_protocol {
+    char name[64];
+
+    /* workload */
+    se_shape *shapes;       /* owned */
+    size_t n_shapes;
+    int64_t tile;
+    uint64_t seed;
+    double scale;
+    double eps;
+
+    unsigned strategies;    /* bit mask over se_strategy */
+    se_tolerance tol;
+    int invocations;        /* validated invocations per (strategy, shape) */
+
+    /* scopes */
+    se_scope_cfg device;      /* events around one instance, L2 warm */
+    se_scope_cfg device_cold; /* the same after an L2 flush */
+    se_scope_cfg batch;       /* events around `batch` back-to-back instances */
+    se_scope_cfg host;        /* wall clock from the first launch call to stream sync */
+
+    /* controls */
+    se_scope_cfg controls;  /* samples and warm-up of each control */
+    int barriers;           /* grid barriers in the barrier-cost kernel */
+
+    /* analysis */
+    int bootstrap_resamples;
+    uint64_t bootstrap_seed;
+    uint64_t order_seed;      /* seed of the recorded interleaving order */
+    double throttle_fraction; /* a sample whose SM clock is below this fraction of
+                                 the device's peak is flagged throttled */
+} se_protocol;
+
+/* Parses protocol text. `name` (a file name) prefixes every message:
+ * "NAME:LINE:COLUMN: ..." for JSON syntax errors, "NAME: field 'a.b.c': ..."
+ * for an unknown key, a wrong type, a value out of range (negative counts
+ * among them) or an empty shape list. On failure nothing needs freeing. */
+se_status se_protocol_parse(const char *text, size_t len, const char *name, se_protocol *p,
+                            se_err *err);
+
+/* Reads and parses a file. */
+se_status se_protocol_load(const char *path, se_protocol *p, se_err *err);
+
+/* Serializes p as protocol JSON (keys in a fixed order, 2-space indent,
+ * trailing newline) into a new string (free() it). */
+se_status se_protocol_write(const se_protocol *p, char **text, se_err *err);
+
+void se_protocol_free(se_protocol *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,384 @@
+/*
+ * stats.c - timing summaries (percentiles, mean, standard deviation) and
+ * bootstrap 95% intervals of a median and of a ratio of two medians.
+ *
+ * Every result must be reproducible bit for bit, because `verify` recomputes
+ * the summaries of an evidence bundle and compares them. So the generator is
+ * fixed (xorshift64* seeded through splitmix64), indices are drawn exactly as
+ * se_rng_next(&state) % n, sums run in input order, and every sort uses a
+ * total order (-0.0 before +0.0; ties between equal samples broken by index)
+ * so the result does not depend on the qsort implementation.
+ *
+ * A bootstrap resample's median is found without sorting the resample: the
+ * samples are ranked once, each draw increments the count of its sample's
+ * rank, and a walk over the counts yields the order statistics the type-7
+ * median needs. That is O(n) per resample and gives exactly the values that
+ * sorting the resample would.
+ */
+#include "model/stats.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t se_rng_seed(uint64_t seed)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    /* xorshift64* stays at zero forever; splitmix64 is a bijection, so
+     * exactly one seed lands here and gets a fixed non-zero state instead. */
+    return z ? z : 0x9E3779B97F4A7C15ULL;
+}
+
+uint64_t se_rng_next(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 2685821657736338717ULL;
+}
+
+/* Total order on doubles: numeric, with -0.0 before +0.0. */
+static int cmp_double_values(double x, double y)
+{
+    if (x < y)
+        return -1;
+    if (x > y)
+        return 1;
+    return (signbit(y) != 0) - (signbit(x) != 0);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    return cmp_double_values(*(const double *)pa, *(const double *)pb);
+}
+
+/* Position of type-7 percentile q in n sorted values: index lo and the
+ * fraction of the way to lo + 1. Clamped to the ends for q outside 0..100. */
+static void type7_position(size_t n, double q, size_t *lo, double *frac)
+{
+    double h = (double)(n - 1) * q / 100.0;
+    if (!(h > 0.0)) {
+        *lo = 0;
+        *frac = 0.0;
+        return;
+    }
+    if (h >= (double)(n - 1)) {
+        *lo = n - 1;
+        *frac = 0.0;
+        return;
+    }
+    double fl = floor(h);
+    *lo = (size_t)fl;
+    *frac = h - fl;
+}
+
+/* Interpolates between the order statistics at lo and lo + 1; an exact rank
+ * returns its value untouched. */
+static double type7_value(double x_lo, double x_hi, double frac)
+{
+    if (frac == 0.0)
+        return x_lo;
+    return x_lo + frac * (x_hi - x_lo);
+}
+
+double se_percentile_sorted(const double *sorted, size_t n, double q)
+{
+    if (n == 0 || isnan(q))
+        return NAN;
+    size_t lo;
+    double frac;
+    type7_position(n, q, &lo, &frac);
+    return type7_value(sorted[lo], frac == 0.0 ? sorted[lo] : sorted[lo + 1], frac);
+}
+
+/* malloc of count elements of size bytes, NULL on overflow or failure. */
+static void *alloc_array(size_t count, size_t size)
+{
+    if (count == 0)
+        count = 1;
+    if (count > SIZE_MAX / size)
+        return NULL;
+    return malloc(count * size);
+}
+
+double se_median(const double *values, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double stack_copy[256];
+    double *copy = n <= sizeof stack_copy / sizeof stack_copy[0]
+                       ? stack_copy
+                       : alloc_array(n, sizeof *copy);
+    if (!copy)
+        return NAN;
+    memcpy(copy, values, n * sizeof *copy);
+    qsort(copy, n, sizeof *copy, cmp_double);
+    double m = se_percentile_sorted(copy, n, 50.0);
+    if (copy != stack_copy)
+        free(copy);
+    return m;
+}
+
+/* Fails naming the first empty or non-finite sample set; what names the set
+ * in the message ("samples", "a", "b"). */
+static se_status check_samples(const double *x, size_t n, const char *what, se_err *err)
+{
+    if (n == 0)
+        return se_fail(err, SE_ERR_USAGE, "stats: %s: no samples (n = 0); need at least one",
+                       what);
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return se_fail(err, SE_ERR_USAGE, "stats: %s[%zu] = %g is not a finite number", what,
+                           i, x[i]);
+    return SE_OK;
+}
+
+/* A sample set ranked once for O(n) resample medians: sorted values, the
+ * rank of each original index in that order, and a count per rank. */
+typedef struct ranked {
+    size_t n;
+    double *sorted;
+    size_t *rank;
+    size_t *count;
+} ranked;
+
+/* A sample and its original index, for ranking. */
+typedef struct indexed {
+    double v;
+    size_t i;
+} indexed;
+
+static int cmp_indexed(const void *pa, const void *pb)
+{
+    const indexed *a = pa, *b = pb;
+    int c = cmp_double_values(a->v, b->v);
+    if (c)
+        return c;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static void ranked_free(ranked *r)
+{
+    free(r->sorted);
+    free(r->rank);
+    free(r->count);
+    memset(r, 0, sizeof *r);
+}
+
+static se_status ranked_init(ranked *r, const double *x, size_t n, se_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    r->sorted = alloc_array(n, sizeof *r->sorted);
+    r->rank = alloc_array(n, sizeof *r->rank);
+    r->count = alloc_array(n, sizeof *r->count);
+    indexed *order = alloc_array(n, sizeof *order);
+    if (!r->sorted || !r->rank || !r->count || !order) {
+        free(order);
+        ranked_free(r);
+        return se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate bootstrap buffers for %zu samples",
+                       n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        order[i].v = x[i];
+        order[i].i = i;
+    }
+    qsort(order, n, sizeof *order, cmp_indexed);
+    for (size_t k = 0; k < n; k++) {
+        r->sorted[k] = order[k].v;
+        r->rank[order[k].i] = k;
+    }
+    free(order);
+    memset(r->count, 0, n * sizeof *r->count);
+    return SE_OK;
+}
+
+/* Records one draw of original index i. */
+static void ranked_draw(ranked *r, size_t i)
+{
+    r->count[r->rank[i]]++;
+}
+
+/* Type-7 median of the n values drawn since the last call, then clears the
+ * counts. Equal to sorting the drawn values and taking se_percentile_sorted
+ * at q = 50. */
+static double ranked_take_median(ranked *r)
+{
+    size_t lo;
+    double frac;
+    type7_position(r->n, 50.0, &lo, &frac);
+    size_t hi = frac == 0.0 ? lo : lo + 1;
+    double x_lo = 0.0, x_hi = 0.0;
+    size_t seen = 0;
+    int have_lo = 0;
+    for (size_t k = 0; k < r->n; k++) {
+        seen += r->count[k];
+        if (!have_lo && seen > lo) {
+            x_lo = r->sorted[k];
+            have_lo = 1;
+        }
+        if (seen > hi) {
+            x_hi = r->sorted[k];
+            break;
+        }
+    }
+    memset(r->count, 0, r->n * sizeof *r->count);
+    return type7_value(x_lo, x_hi, frac);
+}
+
+/* Sorts the resample statistics and stores their 2.5th and 97.5th
+ * percentiles. */
+static void percentile_interval(double *stats, size_t m, double *lo, double *hi)
+{
+    qsort(stats, m, sizeof *stats, cmp_double);
+    *lo = se_percentile_sorted(stats, m, 2.5);
+    *hi = se_percentile_sorted(stats, m, 97.5);
+}
+
+se_status se_summarize(const double *samples, size_t n, unsigned resamples, uint64_t seed,
+                       se_summary *out, se_err *err)
+{
+    se_status st = check_samples(samples, n, "samples", err);
+    if (st != SE_OK)
+        return st;
+
+    ranked r;
+    st = ranked_init(&r, samples, n, err);
+    if (st != SE_OK)
+        return st;
+    double *medians = NULL;
+    if (resamples > 0) {
+        medians = alloc_array(resamples, sizeof *medians);
+        if (!medians) {
+            ranked_free(&r);
+            return se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate %u bootstrap medians",
+                           resamples);
+        }
+    }
+
+    se_summary s;
+    memset(&s, 0, sizeof s);
+    s.n = n;
+    s.min = r.sorted[0];
+    s.max = r.sorted[n - 1];
+    s.median = se_percentile_sorted(r.sorted, n, 50.0);
+    s.p5 = se_percentile_sorted(r.sorted, n, 5.0);
+    s.p25 = se_percentile_sorted(r.sorted, n, 25.0);
+    s.p75 = se_percentile_sorted(r.sorted, n, 75.0);
+    s.p95 = se_percentile_sorted(r.sorted, n, 95.0);
+
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++)
+        sum += samples[i];
+    s.mean = sum / (double)n;
+    if (n > 1) {
+        double ss = 0.0;
+        for (size_t i = 0; i < n; i++) {
+            double d = samples[i] - s.mean;
+            ss += d * d;
+        }
+        s.stdev = sqrt(ss / (double)(n - 1));
+    }
+
+    if (resamples == 0) {
+        s.median_ci_lo = s.median;
+        s.median_ci_hi = s.median;
+    } else {
+        uint64_t state = se_rng_seed(seed);
+        for (unsigned b = 0; b < resamples; b++) {
+            for (size_t k = 0; k < n; k++)
+                ranked_draw(&r, (size_t)(se_rng_next(&state) % n));
+            medians[b] = ranked_take_median(&r);
+        }
+        percentile_interval(medians, resamples, &s.median_ci_lo, &s.median_ci_hi);
+    }
+
+    free(medians);
+    ranked_free(&r);
+    *out = s;
+    return SE_OK;
+}
+
+se_status se_ratio_of_medians(const double *a, size_t na, const double *b, size_t nb,
+                              unsigned resamples, uint64_t seed, se_ratio *out, se_err *err)
+{
+    se_status st = check_samples(a, na, "a", err);
+    if (st != SE_OK)
+        return st;
+    st = check_samples(b, nb, "b", err);
+    if (st != SE_OK)
+        return st;
+
+    ranked ra, rb;
+    st = ranked_init(&ra, a, na, err);
+    if (st != SE_OK)
+        return st;
+    st = ranked_init(&rb, b, nb, err);
+    if (st != SE_OK) {
+        ranked_free(&ra);
+        return st;
+    }
+
+    se_ratio res;
+    double med_a = se_percentile_sorted(ra.sorted, na, 50.0);
+    double med_b = se_percentile_sorted(rb.sorted, nb, 50.0);
+    if (med_b == 0.0) {
+        st = se_fail(err, SE_ERR_USAGE,
+                     "stats: ratio of medians: median of b is 0 (over %zu samples); the ratio is "
+                     "undefined",
+                     nb);
+        goto done;
+    }
+    res.ratio = med_a / med_b;
+    res.lo = res.ratio;
+    res.hi = res.ratio;
+
+    if (resamples > 0) {
+        double *ratios = alloc_array(resamples, sizeof *ratios);
+        if (!ratios) {
+            st = se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate %u bootstrap ratios",
+                         resamples);
+            goto done;
+        }
+        uint64_t state = se_rng_seed(seed);
+        for (unsigned k = 0; k < resamples; k++) {
+            if (na == nb) {
+                for (size_t j = 0; j < na; j++) {
+                    size_t i = (size_t)(se_rng_next(&state) % na);
+                    ranked_draw(&ra, i);
+                    ranked_draw(&rb, i);
+                }
+            } else {
+                for (size_t j = 0; j < na; j++)
+                    ranked_draw(&ra, (size_t)(se_rng_next(&state) % na));
+                for (size_t j = 0; j < nb; j++)
+                    ranked_draw(&rb, (size_t)(se_rng_next(&state) % nb));
+            }
+            double ma = ranked_take_median(&ra);
+            double mb = ranked_take_median(&rb);
+            ratios[k] = ma / mb;
+            if (!isfinite(ratios[k])) {
+                st = se_fail(err, SE_ERR_USAGE,
+                             "stats: ratio of medians: bootstrap resample %u (seed %llu) has "
+                             "median(a) = %g, median(b) = %g; the ratio is not finite",
+                             k, (unsigned long long)seed, ma, mb);
+                free(ratios);
+                goto done;
+            }
+        }
+        percentile_interval(ratios, resamples, &res.lo, &res.hi);
+        free(ratios);
+    }
+    *out = res;
+
+done:
+    ranked_free(&ra);
+    ranked_free(&rb);
+    return st;
+}

@@ -1,0 +1,63 @@
+/*
+ * stats.h - timing summaries computed from raw samples: percentiles, mean,
+ * standard deviation, a bootstrap 95% interval of the median, and the ratio
+ * of two medians with a bootstrap interval. Deterministic: the same samples
+ * and seed give the same bits, so `verify` can recompute every summary.
+ */
+#ifndef SE_STATS_H
+#define SE_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/se_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct se_summary {
+    size_t n;
+    double median, p5, p25, p75, p95, min, max, mean, stdev;
+    double median_ci_lo, median_ci_hi; /* bootstrap 95% percentile interval of the median */
+} se_summary;
+
+typedef struct se_ratio {
+    double ratio;  /* median(a) / median(b) */
+    double lo, hi; /* bootstrap 95% percentile interval */
+} se_ratio;
+
+/* The generator behind every bootstrap: xorshift64* seeded through
+ * splitmix64 (a zero seed is valid). */
+uint64_t se_rng_next(uint64_t *state);
+uint64_t se_rng_seed(uint64_t seed);
+
+/* Percentile q (0..100) of n >= 1 sorted values: linear interpolation
+ * between closest ranks, h = (n - 1) * q / 100 (Hyndman-Fan type 7, numpy's
+ * default). */
+double se_percentile_sorted(const double *sorted, size_t n, double q);
+
+/* Median of n >= 1 values (not necessarily sorted; the input is not
+ * modified). */
+double se_median(const double *values, size_t n);
+
+/* Summarizes n >= 1 samples. The median's interval: `resamples` bootstrap
+ * resamples of size n drawn with replacement using se_rng_next from
+ * se_rng_seed(seed); the 2.5th and 97.5th percentiles (type 7) of their
+ * medians. stdev is the sample standard deviation (n - 1), 0 for n = 1.
+ * Fails (SE_ERR_USAGE) for n = 0 or a non-finite sample, naming it. */
+se_status se_summarize(const double *samples, size_t n, unsigned resamples, uint64_t seed,
+                       se_summary *out, se_err *err);
+
+/* Ratio of medians a / b with a bootstrap interval. When na == nb the
+ * bootstrap is paired (one index drawn for both, as samples of the same
+ * round were taken together); otherwise a and b are resampled
+ * independently, a first. */
+se_status se_ratio_of_medians(const double *a, size_t na, const double *b, size_t nb,
+                              unsigned resamples, uint64_t seed, se_ratio *out, se_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,425 @@
+/*
+ * figures.c - `softmax-evidence figures RUN_DIR OUT_DIR` (see figures.h):
+ * verify the run, check OUT_DIR, build everything in a temporary directory
+ * beside OUT_DIR (data, gnuplot scripts, SVG and PNG, the report, the
+ * provenance), and only then move it into place, so a failure leaves
+ * OUT_DIR as it was.
+ */
+#define _XOPEN_SOURCE 700
+#include "render/figures.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bundle/fsutil.h"
+#include "bundle/manifest.h"
+#include "bundle/verify.h"
+#include "render/buf.h"
+#include "render/plot.h"
+#include "render/report.h"
+#include "bundle/rundata.h"
+
+#ifndef SE_VERSION
+#define SE_VERSION "unknown"
+#endif
+
+#define PROVENANCE "provenance.json"
+#define PROVENANCE_FORMAT "softmax-evidence-figures"
+
+typedef enum out_state { OUT_NEW, OUT_EMPTY, OUT_PREVIOUS } out_state;
+
+typedef struct out_paths {
+    char out[PATH_MAX];    /* OUT_DIR without trailing slashes */
+    char parent[PATH_MAX]; /* its parent directory */
+    char base[NAME_MAX + 1];
+    char tmp[PATH_MAX + NAME_MAX + 32]; /* parent/.base.incomplete-XXXXXX */
+    out_state state;
+} out_paths;
+
+static se_status verify_first(const char *run_dir, FILE *out, se_err *err)
+{
+    se_status st = se_verify_first(run_dir, "figures", "nothing is drawn from it", err);
+    if (st == SE_OK && out)
+        fprintf(out, "figures: %s verifies (softmax-evidence verify %s)\n", run_dir, run_dir);
+    return st;
+}
+
+/* Splits OUT_DIR into parent and base name, without trailing slashes. */
+static se_status split_out(const char *out_dir, out_paths *o, se_err *err)
+{
+    size_t len = strlen(out_dir);
+    while (len > 1 && out_dir[len - 1] == '/')
+        len--;
+    if (len == 0 || len >= sizeof o->out)
+        return se_fail(err, SE_ERR_USAGE, "figures: OUT_DIR '%s' is empty or too long", out_dir);
+    memcpy(o->out, out_dir, len);
+    o->out[len] = '\0';
+    const char *slash = strrchr(o->out, '/');
+    const char *base = slash ? slash + 1 : o->out;
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strlen(base) > NAME_MAX - 24)
+        return se_fail(err, SE_ERR_USAGE,
+                       "figures: OUT_DIR '%s' must name a directory (not '/', '.' or '..', and a name "
+                       "of at most %d bytes)", out_dir, NAME_MAX - 24);
+    memcpy(o->base, base, strlen(base) + 1);
+    if (!slash)
+        snprintf(o->parent, sizeof o->parent, ".");
+    else if (slash == o->out)
+        snprintf(o->parent, sizeof o->parent, "/");
+    else
+        snprintf(o->parent, sizeof o->parent, "%.*s", (int)(slash - o->out), o->out);
+    return SE_OK;
+}
+
+/* realpath of path, or of its nearest existing ancestor. */
+static int resolve_existing(const char *path, char *resolved)
+{
+    char cur[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (;;) {
+        if (realpath(cur, resolved))
+            return 1;
+        if (errno != ENOENT)
+            return 0;
+        char *slash = strrchr(cur, '/');
+        if (!slash)
+            snprintf(cur, sizeof cur, ".");
+        else if (slash == cur)
+            cur[1] = '\0';
+        else
+            *slash = '\0';
+    }
+}
+
+static int is_within(const char *inner, const char *outer)
+{
+    size_t n = strlen(outer);
+    if (strcmp(outer, "/") == 0)
+        return 1;
+    return strncmp(inner, outer, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
+}
+
+static int holds_previous_output(const char *dir)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/" PROVENANCE, dir);
+    json_t *j = json_load_file(path, 0, NULL);
+    const char *f = json_string_value(json_object_get(j, "format"));
+    int ok = f && strcmp(f, PROVENANCE_FORMAT) == 0;
+    json_decref(j);
+    return ok;
+}
+
+/* What OUT_DIR is now; refuses anything but a new or empty directory or a
+ * previous figures output, and a place inside the run. Creates nothing. */
+static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
+{
+    char run_real[PATH_MAX], out_real[PATH_MAX];
+    if (!realpath(run_dir, run_real))
+        return se_fail(err, SE_ERR_IO, "figures: RUN_DIR %s: %s", run_dir, strerror(errno));
+    if (!resolve_existing(o->out, out_real))
+        return se_fail(err, SE_ERR_IO, "figures: OUT_DIR %s: %s", o->out, strerror(errno));
+    if (is_within(out_real, run_real))
+        return se_fail(err, SE_ERR_USAGE,
+                       "figures: OUT_DIR %s is inside the run %s; the run's manifest would no longer "
+                       "match: give a directory outside it", o->out, run_dir);
+    struct stat sb;
+    if (lstat(o->out, &sb) != 0) {
+        if (errno != ENOENT)
+            return se_fail(err, SE_ERR_IO, "figures: OUT_DIR %s: %s", o->out, strerror(errno));
+        o->state = OUT_NEW;
+        return SE_OK;
+    }
+    if (S_ISLNK(sb.st_mode))
+        return se_fail(err, SE_ERR_USAGE, "figures: OUT_DIR %s is a symbolic link; give the "
+                       "directory itself", o->out);
+    if (!S_ISDIR(sb.st_mode))
+        return se_fail(err, SE_ERR_USAGE, "figures: OUT_DIR %s exists and is not a directory",
+                       o->out);
+    if (is_within(run_real, out_real))
+        return se_fail(err, SE_ERR_USAGE, "figures: the run %s is inside OUT_DIR %s, which would be "
+                       "replaced", run_dir, o->out);
+    DIR *d = opendir(o->out);
+    if (!d)
+        return se_fail(err, SE_ERR_IO, "figures: OUT_DIR %s cannot be read: %s", o->out,
+                       strerror(errno));
+    int entries = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            entries++;
+    closedir(d);
+    if (entries == 0) {
+        o->state = OUT_EMPTY;
+        return SE_OK;
+    }
+    if (!holds_previous_output(o->out))
+        return se_fail(err, SE_ERR_USAGE,
+                       "figures: OUT_DIR %s is not empty and holds no previous figures output (no "
+                       PROVENANCE " of format " PROVENANCE_FORMAT "); give a new or empty directory",
+                       o->out);
+    o->state = OUT_PREVIOUS;
+    return SE_OK;
+}
+
+/* ---- provenance.json --------------------------------------------------- */
+
+static json_t *file_entry(const char *dir, const char *rel, se_err *err, se_status *st)
+{
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    unsigned char d[32];
+    char hex[65];
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        *st = se_fail(err, SE_ERR_IO, "figures: %s was not written: %s", rel, strerror(errno));
+        return NULL;
+    }
+    if (sb.st_size == 0) {
+        *st = se_fail(err, SE_ERR_IO, "figures: %s is empty", rel);
+        return NULL;
+    }
+    *st = se_sha256_file(path, d, err);
+    if (*st != SE_OK)
+        return NULL;
+    se_hex32(d, hex);
+    return json_pack("{s:s, s:s, s:I}", "path", rel, "sha256", hex, "bytes", (json_int_t)sb.st_size);
+}
+
+static se_status figure_entry(se_rundata *rd, const se_figure *f, const char *dir,
+                              const char *gnuplot, json_t **out, se_err *err)
+{
+    json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:b}", "name", f->name, "title", f->title, "shows",
+                          f->shows, "run_id", rd->run_id, "drawn", !f->omitted);
+    if (!e)
+        return se_fail(err, SE_ERR_NOMEM, "figures: out of memory");
+    se_status st = SE_OK;
+    if (f->omitted) {
+        json_object_set_new(e, "why_not", json_string(f->why_omitted));
+        *out = e;
+        return SE_OK;
+    }
+    json_t *runf = json_array(), *data = json_array(), *outs = json_array();
+    json_object_set_new(e, "run_files", runf);
+    for (size_t i = 0; i < f->run_files.n && st == SE_OK; i++) {
+        char hex[65];
+        st = se_rundata_hash(rd, f->run_files.v[i], hex, err);
+        if (st == SE_OK)
+            json_array_append_new(runf, json_pack("{s:s, s:s}", "path", f->run_files.v[i],
+                                                  "sha256", hex));
+    }
+    json_object_set_new(e, "data_files", data);
+    for (size_t i = 0; i < f->data_files.n && st == SE_OK; i++) {
+        json_t *d = file_entry(dir, f->data_files.v[i], err, &st);
+        if (d)
+            json_array_append_new(data, d);
+    }
+    if (st == SE_OK) {
+        json_t *s = file_entry(dir, f->script, err, &st);
+        if (s)
+            json_object_set_new(e, "script", s);
+    }
+    char command[256];
+    snprintf(command, sizeof command, SE_GNUPLOT_ENV " " SE_GNUPLOT_ARGS " %s", f->script);
+    json_object_set_new(e, "command", json_string(command));
+    json_object_set_new(e, "command_directory", json_string("the figures directory (OUT_DIR)"));
+    json_object_set_new(e, "program_version", json_string("softmax-evidence " SE_VERSION));
+    json_object_set_new(e, "gnuplot_version", json_string(gnuplot));
+    json_object_set_new(e, "outputs", outs);
+    static const char *const ext[2] = {"svg", "png"};
+    for (int k = 0; k < 2 && st == SE_OK; k++) {
+        char rel[96];
+        snprintf(rel, sizeof rel, "%s.%s", f->name, ext[k]);
+        json_t *o = file_entry(dir, rel, err, &st);
+        if (!o)
+            break;
+        json_object_set_new(o, "format", json_string(ext[k]));
+        json_object_set_new(o, "width", json_integer(f->width));
+        json_object_set_new(o, "height", json_integer(f->height));
+        json_object_set_new(o, "deterministic",
+                            json_string(k == 0 ? "yes, for the same run and gnuplot version"
+                                               : "not guaranteed: depends on cairo, pango, fonts "
+                                                 "and zlib"));
+        json_array_append_new(outs, o);
+    }
+    if (st != SE_OK) {
+        json_decref(e);
+        return st;
+    }
+    *out = e;
+    return SE_OK;
+}
+
+static se_status write_provenance(se_rundata *rd, const se_figure *figs, const char *dir,
+                                  const char *run_dir, const char *gnuplot, se_err *err)
+{
+    json_t *p = json_pack(
+        "{s:s, s:i, s:s, s:s, s:{s:s, s:s, s:s}, s:{s:s, s:s}, s:{s:[s,s,s,s], s:[s], s:[s], s:s}}",
+        "format", PROVENANCE_FORMAT, "version", 1, "run_id", rd->run_id, "run_dir", run_dir,
+        "program", "name", "softmax-evidence", "version", SE_VERSION, "command",
+        "softmax-evidence figures RUN_DIR OUT_DIR", "gnuplot", "version", gnuplot, "command",
+        SE_GNUPLOT_ENV " " SE_GNUPLOT_ARGS " gnuplot/<figure>.gp, run in OUT_DIR",
+        "deterministic", "byte_identical_for_the_same_run", "data/*.tsv", "gnuplot/*.gp",
+        "report.md", "report.html", "byte_identical_for_the_same_run_and_gnuplot_version", "*.svg",
+        "not_guaranteed", "*.png", "note",
+        "PNG bytes repeat on one machine but depend on the cairo, pango, font and zlib versions; "
+        "provenance.json repeats when the PNGs do and RUN_DIR is given the same way");
+    if (!p)
+        return se_fail(err, SE_ERR_NOMEM, "figures: out of memory");
+    json_t *list = json_array();
+    json_object_set_new(p, "figures", list);
+    se_status st = SE_OK;
+    for (int i = 0; i < SE_NFIGURES && st == SE_OK; i++) {
+        json_t *e = NULL;
+        st = figure_entry(rd, &figs[i], dir, gnuplot, &e, err);
+        if (st == SE_OK)
+            json_array_append_new(list, e);
+    }
+    json_t *report = json_array();
+    json_object_set_new(p, "report", report);
+    static const char *const reports[2] = {"report.md", "report.html"};
+    for (int k = 0; k < 2 && st == SE_OK; k++) {
+        json_t *o = file_entry(dir, reports[k], err, &st);
+        if (!o)
+            break;
+        json_object_set_new(o, "deterministic", json_string("yes, for the same run"));
+        json_array_append_new(report, o);
+    }
+    char *text = st == SE_OK ? json_dumps(p, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(p);
+    if (st != SE_OK)
+        return st;
+    if (!text)
+        return se_fail(err, SE_ERR_NOMEM, "figures: " PROVENANCE ": serialization failed");
+    se_buf b = {0};
+    se_buf_add(&b, text);
+    se_buf_add(&b, "\n");
+    free(text);
+    char path[2 * PATH_MAX];
+    snprintf(path, sizeof path, "%s/" PROVENANCE, dir);
+    st = se_buf_write_file(&b, path, PROVENANCE, err);
+    se_buf_free(&b);
+    return st;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static se_status build(se_rundata *rd, const char *dir, const char *run_dir, const char *gnuplot,
+                       se_figure *figs, FILE *out, se_err *err)
+{
+    se_status st = se_plot_prepare(rd, dir, figs, err);
+    if (st == SE_OK && out)
+        fprintf(out, "figures: data and gnuplot scripts written\n");
+    for (int i = 0; i < SE_NFIGURES && st == SE_OK; i++) {
+        if (figs[i].omitted) {
+            if (out)
+                fprintf(out, "figures: %s not drawn: %s\n", figs[i].name, figs[i].why_omitted);
+            continue;
+        }
+        if (out)
+            fprintf(out, "figures: drawing %s (%s)\n", figs[i].name, figs[i].shows);
+        st = se_plot_draw(dir, &figs[i], out, err);
+    }
+    if (st == SE_OK)
+        st = se_report_write(rd, figs, dir, err);
+    if (st == SE_OK)
+        st = write_provenance(rd, figs, dir, run_dir, gnuplot, err);
+    return st;
+}
+
+/* Moves the finished temporary directory to OUT_DIR, replacing an empty
+ * directory or a previous output. */
+static se_status install(out_paths *o, se_err *err)
+{
+    if (o->state != OUT_PREVIOUS) {
+        if (rename(o->tmp, o->out) != 0)
+            return se_fail(err, SE_ERR_IO, "figures: renaming %s to %s failed: %s", o->tmp, o->out,
+                           strerror(errno));
+        return SE_OK;
+    }
+    char old[sizeof o->tmp];
+    snprintf(old, sizeof old, "%s/.%s.old-XXXXXX", o->parent, o->base);
+    if (!mkdtemp(old))
+        return se_fail(err, SE_ERR_IO, "figures: %s cannot be created: %s", old, strerror(errno));
+    if (rename(o->out, old) != 0) {
+        int e = errno;
+        rmdir(old);
+        return se_fail(err, SE_ERR_IO, "figures: moving the previous output %s aside failed: %s",
+                       o->out, strerror(e));
+    }
+    if (rename(o->tmp, o->out) != 0) {
+        int e = errno;
+        rename(old, o->out);
+        return se_fail(err, SE_ERR_IO, "figures: renaming %s to %s failed: %s", o->tmp, o->out,
+                       strerror(e));
+    }
+    se_remove_tree(old);
+    return SE_OK;
+}
+
+static void list_written(FILE *out, const out_paths *o, const se_figure *figs)
+{
+    fprintf(out, "wrote %s/:\n", o->out);
+    for (int i = 0; i < SE_NFIGURES; i++) {
+        const se_figure *f = &figs[i];
+        if (f->omitted)
+            continue;
+        fprintf(out, "  %s.svg  %s.png  (%s)\n", f->name, f->name, f->shows);
+        fprintf(out, "    from %s", f->script);
+        for (size_t k = 0; k < f->data_files.n; k++)
+            fprintf(out, ", %s", f->data_files.v[k]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "  report.md  report.html  " PROVENANCE "\n");
+}
+
+se_status se_figures_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err)
+{
+    out_paths o;
+    memset(&o, 0, sizeof o);
+    se_status st = split_out(out_dir, &o, err);
+    if (st == SE_OK)
+        st = verify_first(run_dir, out, err);
+    if (st == SE_OK)
+        st = check_out(run_dir, &o, err);
+    char gnuplot[128] = "";
+    if (st == SE_OK)
+        st = se_gnuplot_version(gnuplot, sizeof gnuplot, err);
+    if (st != SE_OK)
+        return st;
+    if (out)
+        fprintf(out, "figures: %s\n", gnuplot);
+    se_rundata rd;
+    st = se_rundata_load(run_dir, &rd, err);
+    if (st != SE_OK)
+        return st;
+    st = se_mkdirs(o.parent, err);
+    if (st == SE_OK) {
+        snprintf(o.tmp, sizeof o.tmp, "%s/.%s.incomplete-XXXXXX", o.parent, o.base);
+        if (!mkdtemp(o.tmp))
+            st = se_fail(err, SE_ERR_IO, "figures: a temporary directory in %s cannot be created: %s",
+                         o.parent, strerror(errno));
+        else
+            chmod(o.tmp, 0755);
+    }
+    se_figure figs[SE_NFIGURES];
+    memset(figs, 0, sizeof figs);
+    if (st == SE_OK) {
+        st = build(&rd, o.tmp, run_dir, gnuplot, figs, out, err);
+        if (st == SE_OK)
+            st = install(&o, err);
+        if (st != SE_OK)
+            se_remove_tree(o.tmp);
+    }
+    if (st == SE_OK && out)
+        list_written(out, &o, figs);
+    se_plot_free(figs);
+    se_rundata_free(&rd);
+    return st;
+}

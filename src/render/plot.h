@@ -1,0 +1,49 @@
+/*
+ * plot.h - the figures of a run: for each, the data extracted from the run
+ * (TSV under data/), one gnuplot script (under gnuplot/), and drawing it
+ * with gnuplot into <name>.svg and <name>.png (docs/FIGURES.md).
+ */
+#ifndef SE_REPORT_PLOT_H
+#define SE_REPORT_PLOT_H
+
+#include <stdio.h>
+
+#include "model/se_common.h"
+#include "render/buf.h"
+#include "bundle/rundata.h"
+
+#define SE_NFIGURES 5
+
+/* How gnuplot is run, in the figures directory; the script path follows. */
+#define SE_GNUPLOT_ENV "LC_ALL=C"
+#define SE_GNUPLOT_ARGS "gnuplot -d"
+
+typedef struct se_figure {
+    const char *name;       /* "fig1_latency": also the base name of its files */
+    const char *shows;      /* one line: what it shows */
+    char title[512];        /* the title drawn on it */
+    int width, height;      /* pixels (PNG) and SVG units */
+    int omitted;            /* the run has nothing to draw it from */
+    char why_omitted[256];
+    char script[64];        /* "gnuplot/fig1_latency.gp" */
+    se_strlist run_files;   /* files of the run it was drawn from */
+    se_strlist data_files;  /* "data/fig1_latency.tsv", ... */
+} se_figure;
+
+/* Writes every figure's data files and script into dir (which exists),
+ * creating dir/data and dir/gnuplot; fills figs. Free figs with
+ * se_plot_free, also on failure. */
+se_status se_plot_prepare(se_rundata *rd, const char *dir, se_figure figs[SE_NFIGURES],
+                          se_err *err);
+
+void se_plot_free(se_figure figs[SE_NFIGURES]);
+
+/* Runs `gnuplot --version`; version gets its first line ("gnuplot 5.4
+ * patchlevel 4"). A missing gnuplot is an error saying how to install it. */
+se_status se_gnuplot_version(char *version, size_t size, se_err *err);
+
+/* Runs the figure's script with gnuplot in dir; gnuplot's messages go to
+ * out. A non-zero exit is an error quoting gnuplot's last message. */
+se_status se_plot_draw(const char *dir, const se_figure *f, FILE *out, se_err *err);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * table.c - the timing table of a run (see table.h).
+ */
+#include "render/table.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "bundle/samples.h"
+#include "bundle/verify.h"
+#include "bundle/peers.h"
+
+static int same_shape(const json_t *o, const json_t *other)
+{
+    return json_equal(json_object_get(o, "rows"), json_object_get(other, "rows")) &&
+           json_equal(json_object_get(o, "cols"), json_object_get(other, "cols"));
+}
+
+/* The device summary of the best peer of a shape: the smallest median among
+ * cuDNN, if it passed validation, and the torch peers that passed. */
+static const json_t *best_peer(const se_rundata *rd, const json_t *shape_case, const char **name)
+{
+    const json_t *best = NULL;
+    size_t i;
+    json_t *c;
+    *name = NULL;
+    json_array_foreach(json_object_get(rd->summary, "cases"), i, c) {
+        const char *what = se_json_str(c, "what", "");
+        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
+        const json_t *d = se_json_path(c, "scopes.device");
+        if (strcmp(what, "cudnn") != 0 || !same_shape(c, shape_case) || !d ||
+            !json_is_true(json_object_get(v, "pass")))
+            continue;
+        if (!best || se_json_num(d, "median_ns") < se_json_num(best, "median_ns")) {
+            best = d;
+            *name = what;
+        }
+    }
+    json_array_foreach(json_object_get(rd->peers, "peers"), i, c) {
+        const json_t *d = json_object_get(c, "summary");
+        if (strcmp(se_json_str(c, "status", ""), "ok") != 0 || !same_shape(c, shape_case) || !d)
+            continue;
+        if (!best || se_json_num(d, "median_ns") < se_json_num(best, "median_ns")) {
+            best = d;
+            *name = se_json_str(c, "peer", "?");
+        }
+    }
+    return best;
+}
+
+/* One row: d is a device-scope summary (a case's, or a peer's). */
+static void print_row(FILE *out, const char *shape, const char *what, const json_t *d,
+                      const json_t *best, const char *vs_text)
+{
+    const json_t *ci = json_object_get(d, "median_ci95_ns");
+    const json_t *r = json_object_get(d, "time_ratio_to_stream");
+    const json_t *f = json_object_get(d, "fraction_of_copy");
+    double median = se_json_num(d, "median_ns");
+    char ratio[16] = "-", rci[32] = "-", frac[16] = "-", vs[24] = "-", gbps[24] = "-";
+    if (json_object_get(d, "gbps")) /* none for megakernel_init: it moves no bytes */
+        snprintf(gbps, sizeof gbps, "%.1f", se_json_num(d, "gbps"));
+    if (r) {
+        const json_t *rc = json_object_get(r, "ci95");
+        snprintf(ratio, sizeof ratio, "%.3f", se_json_num(r, "ratio"));
+        snprintf(rci, sizeof rci, "[%.3f, %.3f]", json_number_value(json_array_get(rc, 0)),
+                 json_number_value(json_array_get(rc, 1)));
+    }
+    if (f)
+        snprintf(frac, sizeof frac, "%.3f", json_number_value(f));
+    if (vs_text)
+        snprintf(vs, sizeof vs, "%s", vs_text);
+    else if (best && median > 0.0)
+        snprintf(vs, sizeof vs, "%.3f%s", se_json_num(best, "median_ns") / median,
+                 d == best ? "*" : "");
+    fprintf(out, "%-12s %-17s %12.2f   [%9.2f, %9.2f] %8s %21s %9s %7s %12s\n", shape, what,
+            median / 1e3, json_number_value(json_array_get(ci, 0)) / 1e3,
+            json_number_value(json_array_get(ci, 1)) / 1e3, ratio, rci, gbps, frac, vs);
+}
+
+/* The peers of the shape of shape_case. */
+static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_case,
+                        const json_t *best)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(rd->peers, "peers"), i, e) {
+        if (!same_shape(e, shape_case))
+            continue;
+        const char *status = se_json_str(e, "status", "?");
+        const char *shape = se_json_str(shape_case, "shape", "?");
+        const char *peer = se_json_str(e, "peer", "?");
+        if (strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0)
+            print_row(out, shape, peer, json_object_get(e, "summary"), best,
+                      status[0] == 'f' ? "FAILED" : NULL);
+        else
+            fprintf(out, "%-12s %-17s error: %.90s\n", shape, peer, se_json_str(e, "error", "?"));
+    }
+}
+
+static void print_peers_line(FILE *out, const se_rundata *rd)
+{
+    const json_t *pj = rd->peers;
+    char why[1200];
+    if (se_peers_absent(pj, why, sizeof why)) {
+        fprintf(out, "peers: %s; vs_best_peer counts cuDNN only\n", why);
+        return;
+    }
+    size_t i, ok = 0, failed = 0, errors = 0;
+    json_t *e;
+    json_array_foreach(json_object_get(pj, "peers"), i, e) {
+        const char *s = se_json_str(e, "status", "");
+        ok += strcmp(s, "ok") == 0;
+        failed += strcmp(s, "failed") == 0;
+        errors += strcmp(s, "ok") != 0 && strcmp(s, "failed") != 0;
+    }
+    const json_t *env = json_object_get(pj, "environment");
+    fprintf(out, "peers: torch %s on %s (%s): %zu of %zu (peer, shape) cases passed validation, "
+            "%zu failed, %zu errors\n", se_json_str(env, "torch_version", "?"),
+            se_json_str(env, "device_name", "?"), se_json_str(pj, "script", "?"), ok,
+            json_array_size(json_object_get(pj, "peers")), failed, errors);
+}
+
+/* Our computations of y: the tiled strategies and rowblock (not cuDNN, the
+ * copy or the megakernel's queue initialization alone). */
+static int is_ours(const char *what)
+{
+    return strcmp(what, "cudnn") != 0 && strcmp(what, "copy") != 0 &&
+           strcmp(what, SE_MK_INIT_NAME) != 0;
+}
+
+/* Per shape, last: our fastest (validated) strategy, its fraction of the
+ * same-run copy, the best peer and how many times faster ours is. */
+static void print_best(FILE *out, const se_rundata *rd)
+{
+    fprintf(out, "\n%-12s %-17s %12s %8s %-17s %12s %12s\n", "shape", "fastest of ours",
+            "median_us", "of_copy", "best peer", "median_us", "vs_best_peer");
+    const json_t *cases = json_object_get(rd->summary, "cases");
+    size_t i;
+    json_t *c;
+    const json_t *mine = NULL, *mine_case = NULL;
+    json_array_foreach(cases, i, c) {
+        const char *what = se_json_str(c, "what", "?");
+        const json_t *d = se_json_path(c, "scopes.device");
+        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
+        if (is_ours(what) && d && json_is_true(json_object_get(v, "pass")) &&
+            (!mine || se_json_num(d, "median_ns") < se_json_num(mine, "median_ns"))) {
+            mine = d;
+            mine_case = c;
+        }
+        const json_t *next = json_array_get(cases, i + 1);
+        if (next && same_shape(next, c))
+            continue;
+        const char *peer = NULL;
+        const json_t *best = best_peer(rd, c, &peer);
+        char frac[16] = "-", pm[24] = "-", vs[24] = "-";
+        if (mine && json_object_get(mine, "fraction_of_copy"))
+            snprintf(frac, sizeof frac, "%.3f", se_json_num(mine, "fraction_of_copy"));
+        if (best) {
+            snprintf(pm, sizeof pm, "%.2f", se_json_num(best, "median_ns") / 1e3);
+            if (mine)
+                snprintf(vs, sizeof vs, "%.3f",
+                         se_json_num(best, "median_ns") / se_json_num(mine, "median_ns"));
+        }
+        fprintf(out, "%-12s %-17s %12.2f %8s %-17s %12s %12s\n", se_json_str(c, "shape", "?"),
+                mine_case ? se_json_str(mine_case, "what", "?") : "-",
+                mine ? se_json_num(mine, "median_ns") / 1e3 : 0.0, frac, peer ? peer : "-", pm,
+                vs);
+        mine = mine_case = NULL;
+    }
+}
+
+void se_table_print(FILE *out, const se_rundata *rd)
+{
+    fprintf(out, "\n%-12s %-17s %12s %25s %8s %21s %9s %7s %12s\n", "shape", "strategy",
+            "median_us", "95% CI (us)", "ratio", "ratio 95% CI", "GB/s", "of_copy",
+            "vs_best_peer");
+    const json_t *cases = json_object_get(rd->summary, "cases");
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        const char *name;
+        const json_t *best = best_peer(rd, c, &name);
+        const char *what = se_json_str(c, "what", "?");
+        print_row(out, se_json_str(c, "shape", "?"), what, se_json_path(c, "scopes.device"), best,
+                  strcmp(what, SE_MK_INIT_NAME) == 0 ? "-" : NULL);
+        const json_t *next = json_array_get(cases, i + 1);
+        if (!next || !same_shape(next, c))
+            print_peers(out, rd, c, best);
+    }
+    json_array_foreach(json_object_get(rd->summary, "controls"), i, c) {
+        fprintf(out, "%-30s %12.2f us median device time\n", se_json_str(c, "case", "?"),
+                se_json_num(se_json_path(c, "scopes.device"), "median_ns") / 1e3);
+    }
+    const json_t *b = se_json_path(rd->summary, "derived.grid_barrier_ns");
+    fprintf(out, "grid barrier: %.3f us each (%s)\n", se_json_num(b, "value") / 1e3,
+            se_json_str(b, "formula", "?"));
+    fprintf(out, "ratio: median / median(stream), same shape; vs_best_peer: median(best peer) / "
+            "median, device scope, above 1 is faster than the best peer (* marks it): the "
+            "fastest of cuDNN and the torch peers that passed validation\n");
+    print_peers_line(out, rd);
+    print_best(out, rd);
+}
+
+se_status se_table_print_dir(FILE *out, const char *dir, se_err *err)
+{
+    se_rundata rd;
+    se_status st = se_rundata_load(dir, &rd, err);
+    if (st != SE_OK)
+        return st;
+    se_table_print(out, &rd);
+    se_rundata_free(&rd);
+    return SE_OK;
+}
+
+se_status se_table_main(const char *dir, FILE *out, se_err *err)
+{
+    se_status st = se_verify_first(dir, "table", "no table is printed from it", err);
+    if (st != SE_OK)
+        return st;
+    fprintf(stderr, "table: %s verifies (softmax-evidence verify %s)\n", dir, dir);
+    return se_table_print_dir(out, dir, err);
+}

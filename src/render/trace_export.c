@@ -1,0 +1,139 @@
+/*
+ * trace_export.c - the trace command (see trace_export.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "render/trace_export.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "model/protocol.h"
+#include "model/strategy.h"
+#include "bundle/trace.h"
+
+/* Finds the shape and strategy of a case id in the run's protocol. */
+static se_status find_case(const se_protocol *p, const char *case_id, const se_shape **shape,
+                           int *strategy, se_err *err)
+{
+    for (size_t i = 0; i < p->n_shapes; i++)
+        for (int s = 0; s < SE_NSTRATEGIES; s++) {
+            char id[128];
+            snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
+                     p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
+            if (strcmp(id, case_id) == 0 && ((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0) {
+                *shape = &p->shapes[i];
+                *strategy = s;
+                return SE_OK;
+            }
+        }
+    char first[128] = "";
+    if (p->n_shapes)
+        snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 ".megakernel", p->shapes[0].rows,
+                 p->shapes[0].cols);
+    return se_fail(err, SE_ERR_USAGE,
+                   "trace: no traced case '%s' in this run; cases are <rows>x<cols>.<strategy> "
+                   "for the run's shapes and the strategies stream, graph, fusion, fusion-graph, "
+                   "megakernel, megakernel-graph, rowblock (e.g. %s)", case_id, first);
+}
+
+static void print_summary(FILE *out, const char *case_id, const json_t *r)
+{
+    fprintf(out, "trace %s: %s\n", case_id, json_string_value(json_object_get(r, "verdict")));
+    fprintf(out, "  tasks: %" JSON_INTEGER_FORMAT " expected, %" JSON_INTEGER_FORMAT
+            " recorded, %" JSON_INTEGER_FORMAT " missing, %" JSON_INTEGER_FORMAT " duplicated\n",
+            json_integer_value(json_object_get(r, "tasks_expected")),
+            json_integer_value(json_object_get(r, "records")),
+            json_integer_value(json_object_get(r, "missing_count")),
+            json_integer_value(json_object_get(r, "duplicated_count")));
+    fprintf(out, "  ordering: %" JSON_INTEGER_FORMAT " dependency edges checked, %" JSON_INTEGER_FORMAT
+            " violations; phase barriers %s, %" JSON_INTEGER_FORMAT " violations\n",
+            json_integer_value(json_object_get(r, "dependency_edges_checked")),
+            json_integer_value(json_object_get(r, "order_violations_count")),
+            json_is_true(json_object_get(r, "phase_barriers_checked")) ? "checked" : "not required",
+            json_integer_value(json_object_get(r, "phase_barrier_violations_count")));
+    const char *key;
+    json_t *ph;
+    json_object_foreach(json_object_get(r, "phases"), key, ph) {
+        if (!json_integer_value(json_object_get(ph, "tasks")))
+            continue;
+        fprintf(out, "  phase %s: %" JSON_INTEGER_FORMAT " tasks, %.3f to %.3f us (span %.3f us)\n",
+                key, json_integer_value(json_object_get(ph, "tasks")),
+                json_integer_value(json_object_get(ph, "start_ns")) / 1e3,
+                json_integer_value(json_object_get(ph, "end_ns")) / 1e3,
+                json_integer_value(json_object_get(ph, "span_ns")) / 1e3);
+    }
+    json_t *sm = json_object_get(r, "sm");
+    fprintf(out, "  SMs: %" JSON_INTEGER_FORMAT " used, %" JSON_INTEGER_FORMAT " to %" JSON_INTEGER_FORMAT
+            " tasks each; idle between tasks %.3f us in all, at most %.3f us on one SM\n",
+            json_integer_value(json_object_get(sm, "sms_used")),
+            json_integer_value(json_object_get(sm, "tasks_per_sm_min")),
+            json_integer_value(json_object_get(sm, "tasks_per_sm_max")),
+            json_integer_value(json_object_get(sm, "idle_between_tasks_ns_total")) / 1e3,
+            json_integer_value(json_object_get(sm, "idle_between_tasks_ns_max_sm")) / 1e3);
+    fprintf(out, "  (%s)\n", json_string_value(json_object_get(sm, "caveat")));
+    fprintf(out, "  overlap of later phases with earlier ones: %.3f\n",
+            json_real_value(json_object_get(json_object_get(r, "overlap"), "fraction")));
+}
+
+se_status se_trace_export(const char *dir, const char *case_id, const char *out_path, FILE *out,
+                          se_err *err)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/protocol.json", dir);
+    se_protocol p;
+    se_status st = se_protocol_load(path, &p, err);
+    if (st != SE_OK)
+        return st;
+    const se_shape *shape = NULL;
+    int strategy = -1;
+    st = find_case(&p, case_id, &shape, &strategy, err);
+    se_taskgeom g = shape ? se_taskgeom_make(shape->rows, shape->cols, p.tile)
+                          : se_taskgeom_make(1, 1, 1);
+    se_trace t = {NULL, 0};
+    if (st == SE_OK) {
+        char rel[200];
+        snprintf(rel, sizeof rel, "traces/%s.csv", case_id);
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            st = se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", path, strerror(errno));
+        else {
+            st = se_trace_read(f, rel, &t, err);
+            fclose(f);
+        }
+    }
+    json_t *report = NULL, *chrome = NULL;
+    int ok = 0;
+    se_trace_kind kind = (se_trace_kind)se_trace_kind_of(strategy);
+    if (st == SE_OK)
+        st = se_trace_check(&g, kind, &t, case_id, out, &report, &ok, err);
+    if (st == SE_OK)
+        st = se_trace_chrome(&g, kind, &t, case_id, &chrome, err);
+    if (st == SE_OK) {
+        char tmp[4400];
+        snprintf(tmp, sizeof tmp, "%s.tmp-%ld", out_path, (long)getpid());
+        if (json_dump_file(chrome, tmp, JSON_COMPACT) != 0) {
+            unlink(tmp);
+            st = se_fail(err, SE_ERR_IO, "-o %s: cannot be written", out_path);
+        } else if (rename(tmp, out_path) != 0) {
+            unlink(tmp);
+            st = se_fail(err, SE_ERR_IO, "-o %s: cannot be written: %s", out_path, strerror(errno));
+        }
+    }
+    if (st == SE_OK) {
+        print_summary(out, case_id, report);
+        fprintf(out, "wrote %s: %zu task slices on %" JSON_INTEGER_FORMAT " SM tracks (open it in "
+                "Perfetto or chrome://tracing)\n", out_path, t.n,
+                json_integer_value(json_object_get(json_object_get(report, "sm"), "sms_used")));
+    }
+    json_decref(report);
+    json_decref(chrome);
+    se_trace_free(&t);
+    se_protocol_free(&p);
+    return st;
+}

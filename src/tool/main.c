@@ -1,0 +1,165 @@
+/*
+ * main.c - the softmax-evidence command: dispatches a subcommand and turns
+ * its status into the exit code. The only place that exits.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bundle/embedded.h"
+#include "render/trace_export.h"
+#include "bundle/manifest.h"
+#include "bundle/site_verify.h"
+#include "bundle/verify.h"
+#include "tool/cli.h"
+#include "tool/overrides.h"
+#include "render/figures.h"
+#include "render/table.h"
+#include "run/profile.h"
+#include "render/site.h"
+#include "model/protocol.h"
+#include "run/runner.h"
+#include "run/validate.h"
+
+#ifndef SE_VERSION
+#define SE_VERSION "unknown"
+#endif
+
+#define SE_DEFAULT_PROTOCOL "protocol/default.json"
+
+/* The effective protocol: --protocol FILE or the built-in default, with the
+ * command line's overrides. Everything here happens before any GPU work. */
+static se_status load_protocol(const se_run_opts *o, se_protocol *p, se_protocol_source *src,
+                               char *name, size_t name_size, se_err *err)
+{
+    se_status st;
+    if (o->protocol_path) {
+        snprintf(name, name_size, "%s", o->protocol_path);
+        st = se_protocol_load(o->protocol_path, p, err);
+        if (st == SE_OK)
+            st = se_sha256_file(o->protocol_path, src->sha256, err);
+    } else {
+        const se_embedded_file *f = se_embedded_find(SE_DEFAULT_PROTOCOL);
+        snprintf(name, name_size, "%s (built in)", SE_DEFAULT_PROTOCOL);
+        if (!f)
+            return se_fail(err, SE_ERR_IO, "%s is not built into this binary", SE_DEFAULT_PROTOCOL);
+        st = se_protocol_parse((const char *)f->data, f->len, SE_DEFAULT_PROTOCOL, p, err);
+        if (st == SE_OK)
+            st = se_sha256_buffer(f->data, f->len, src->sha256, err);
+    }
+    src->name = name;
+    if (st == SE_OK)
+        st = se_protocol_apply_overrides(p, o, err);
+    if (st != SE_OK)
+        se_protocol_free(p);
+    return st;
+}
+
+/* The run layer's configuration from the command line's options. */
+static se_run_config run_config(const se_run_opts *o)
+{
+    se_run_config c = {
+        .blocks = o->blocks,
+        .device = o->device,
+        .invocations = o->invocations,
+        .quiet = o->quiet,
+        .runs_dir = o->runs_dir,
+        .save_arrays = o->save_arrays,
+        .arrays_max_bytes = o->arrays_max_bytes,
+        .no_blocking_kernel = o->no_blocking_kernel,
+        .no_peers = o->no_peers,
+        .peers_script = o->peers_script,
+        .peers_python = o->peers_python,
+    };
+    return c;
+}
+
+static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *err)
+{
+    se_run_config cfg = run_config(o);
+    se_protocol p;
+    se_protocol_source src;
+    char name[4200];
+    se_status st = load_protocol(o, &p, &src, name, sizeof name, err);
+    if (st == SE_OK) {
+        if (o->validate_only) {
+            se_validation_run run;
+            st = se_validate_run(&p, &cfg, stdout, &run, err);
+            se_validation_run_free(&run);
+        } else {
+            se_run_outcome done;
+            st = se_run_main(&p, &cfg, &src, argc, argv, stdout, &done, err);
+            if (done.dir[0]) {
+                se_err terr = {{0}};
+                if (se_table_print_dir(stdout, done.dir, &terr) != SE_OK)
+                    fprintf(stderr, "warning: the timing table cannot be printed from %s: %s\n",
+                            done.dir, terr.msg);
+                printf("validation: %zu of %zu (strategy, shape) cases passed\n",
+                       done.cases - done.failed, done.cases);
+                printf("run directory: %s\n", done.dir);
+            }
+        }
+        se_protocol_free(&p);
+    }
+    return st;
+}
+
+/* verify on a run directory, or on a site folder (one holding the site's
+ * manifest): docs/BUNDLE.md and docs/SITE.md. */
+static se_status cmd_verify(const se_verify_opts *o, se_err *err)
+{
+    char site_manifest[4400];
+    snprintf(site_manifest, sizeof site_manifest, "%s/%s", o->dir, SE_SITE_MANIFEST);
+    if (access(site_manifest, F_OK) == 0)
+        return se_site_verify(o->dir, stdout, err);
+    return se_verify_run(o->dir, o->strict, stdout, err);
+}
+
+int main(int argc, char **argv)
+{
+    se_cli cli;
+    se_err err = {{0}};
+    se_status st = se_cli_parse(argc, argv, &cli, &err);
+    if (st != SE_OK) {
+        fprintf(stderr, "softmax-evidence: %s\n", err.msg);
+        return se_exit_code(st);
+    }
+    switch (cli.cmd) {
+    case SE_CMD_HELP:
+        se_cli_usage(stdout);
+        break;
+    case SE_CMD_VERSION:
+        printf("softmax-evidence %s\n", SE_VERSION);
+        break;
+    case SE_CMD_RUN:
+        st = cmd_run(&cli.run, argc, argv, &err);
+        break;
+    case SE_CMD_FIGURES:
+        st = se_figures_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
+        break;
+    case SE_CMD_SITE:
+        st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
+        break;
+    case SE_CMD_TABLE:
+        st = se_table_main(cli.dirs.dir, stdout, &err);
+        break;
+    case SE_CMD_PROFILE:
+        st = cli.dirs.reparse ? se_profile_reparse(cli.dirs.dir, stdout, &err)
+                              : se_profile_main(cli.dirs.dir, "/proc/self/exe", stdout, &err);
+        break;
+    case SE_CMD_PROFILE_TARGET:
+        st = se_profile_target(cli.dirs.dir, &err);
+        break;
+    case SE_CMD_TRACE:
+        st = se_trace_export(cli.trace.dir, cli.trace.case_id, cli.trace.output, stdout, &err);
+        break;
+    case SE_CMD_VERIFY:
+        st = cmd_verify(&cli.verify, &err);
+        break;
+    }
+    if (st != SE_OK)
+        fprintf(stderr, "softmax-evidence: %s: %s\n", se_status_name(st), err.msg);
+    se_cli_free(&cli);
+    return se_exit_code(st);
+}
