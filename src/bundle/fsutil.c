@@ -9,7 +9,9 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 se_status se_mkdirs(const char *path, se_err *err)
 {
@@ -94,4 +96,88 @@ void se_command_line(const char *cmd, const char *want, char *buf, size_t size)
     while (fgets(line, sizeof line, f))
         ;
     pclose(f);
+}
+
+se_status se_publish_begin(se_publish *pb, const char *target, const char *who, se_err *err)
+{
+    memset(pb, 0, sizeof *pb);
+    pb->who = who;
+    size_t n = strlen(target);
+    while (n > 1 && target[n - 1] == '/')
+        n--;
+    if (n == 0 || n >= sizeof pb->target)
+        return se_fail(err, SE_ERR_USAGE, "%s: the output path is empty or too long", who);
+    memcpy(pb->target, target, n);
+    pb->target[n] = '\0';
+    const char *slash = strrchr(pb->target, '/');
+    const char *base = slash ? slash + 1 : pb->target;
+    if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0 || strlen(base) >= sizeof pb->base)
+        return se_fail(err, SE_ERR_USAGE, "%s: %s: name the output folder itself", who, target);
+    snprintf(pb->base, sizeof pb->base, "%s", base);
+    if (!slash)
+        snprintf(pb->parent, sizeof pb->parent, ".");
+    else if (slash == pb->target)
+        snprintf(pb->parent, sizeof pb->parent, "/");
+    else
+        snprintf(pb->parent, sizeof pb->parent, "%.*s", (int)(slash - pb->target), pb->target);
+    se_status st = se_mkdirs(pb->parent, err);
+    if (st != SE_OK)
+        return st;
+    snprintf(pb->tmp, sizeof pb->tmp, "%s/.%s.incomplete-XXXXXX", pb->parent, pb->base);
+    if (!mkdtemp(pb->tmp)) {
+        int e = errno;
+        pb->tmp[0] = '\0';
+        return se_fail(err, SE_ERR_IO, "%s: a temporary directory in %s cannot be created: %s", who,
+                       pb->parent, strerror(e));
+    }
+    chmod(pb->tmp, 0755);
+    return SE_OK;
+}
+
+se_status se_publish_commit(se_publish *pb, se_err *err)
+{
+    struct stat sb;
+    if (lstat(pb->target, &sb) != 0) {
+        if (rename(pb->tmp, pb->target) == 0) {
+            pb->tmp[0] = '\0';
+            return SE_OK;
+        }
+        int e = errno;
+        se_publish_abort(pb);
+        return se_fail(err, SE_ERR_IO, "%s: renaming the new output to %s failed: %s", pb->who,
+                       pb->target, strerror(e));
+    }
+    char old[sizeof pb->tmp];
+    snprintf(old, sizeof old, "%s/.%s.old-XXXXXX", pb->parent, pb->base);
+    if (!mkdtemp(old)) {
+        int e = errno;
+        se_publish_abort(pb);
+        return se_fail(err, SE_ERR_IO, "%s: %s cannot be created: %s", pb->who, old, strerror(e));
+    }
+    if (rename(pb->target, old) != 0) {
+        int e = errno;
+        rmdir(old);
+        se_publish_abort(pb);
+        return se_fail(err, SE_ERR_IO, "%s: moving the previous output %s aside failed: %s",
+                       pb->who, pb->target, strerror(e));
+    }
+    if (rename(pb->tmp, pb->target) != 0) {
+        int e = errno;
+        int restored = rename(old, pb->target) == 0;
+        se_publish_abort(pb);
+        return se_fail(err, SE_ERR_IO, "%s: renaming the new output to %s failed: %s; %s%s",
+                       pb->who, pb->target, strerror(e),
+                       restored ? "the previous output was put back" : "the previous output is in ",
+                       restored ? "" : old);
+    }
+    pb->tmp[0] = '\0';
+    se_remove_tree(old);
+    return SE_OK;
+}
+
+void se_publish_abort(se_publish *pb)
+{
+    if (pb->tmp[0])
+        se_remove_tree(pb->tmp);
+    pb->tmp[0] = '\0';
 }

@@ -21,16 +21,8 @@ static const char phase_letter[SE_NPHASES] = {'A', 'B', 'C', 'D', 'E'};
 
 int se_trace_kind_of(int strategy)
 {
-    switch (strategy) {
-    case SE_S_STREAM:
-    case SE_S_GRAPH:
-    case SE_S_FUSION:
-    case SE_S_FUSION_GRAPH: return SE_TRACE_PHASED;
-    case SE_S_MEGAKERNEL:
-    case SE_S_MEGAKERNEL_GRAPH: return SE_TRACE_TASKS;
-    case SE_S_ROWBLOCK: return SE_TRACE_ROWS;
-    default: return -1;
-    }
+    const se_strategy_info *info = se_strategy_get((se_strategy)strategy);
+    return info && info->trace != SE_TRACE_NONE ? (int)info->trace : -1;
 }
 
 static int64_t expected_tasks(const se_taskgeom *g, se_trace_kind kind)

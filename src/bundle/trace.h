@@ -21,11 +21,7 @@
 #define SE_TRACE_HEADER "task,phase,row,tile,block,sm,start_ns,end_ns"
 
 /* How a trace is checked. */
-typedef enum se_trace_kind {
-    SE_TRACE_PHASED,  /* stream, graph, fusion: dependencies and grid-wide phase barriers */
-    SE_TRACE_TASKS,   /* megakernel: dependencies only (rows may pipeline) */
-    SE_TRACE_ROWS     /* rowblock: one task per row, no dependencies */
-} se_trace_kind;
+/* se_trace_kind is the strategy table's (model/strategy.h). */
 
 /* SM ids at or above this are invalid records. */
 #define SE_TRACE_MAX_SM 4096

@@ -3,19 +3,39 @@
  */
 #include "model/strategy.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const se_strategy_info table[SE_NSTRATEGIES] = {
-    [SE_S_STREAM] = {"stream", "stream", "stream", 1, 0},
-    [SE_S_GRAPH] = {"graph", "graph", "graph", 1, 0},
-    [SE_S_FUSION] = {"fusion", "fusion", "stream", 1, 1},
-    [SE_S_FUSION_GRAPH] = {"fusion-graph", "fusion", "graph", 1, 1},
-    [SE_S_MEGAKERNEL] = {"megakernel", "megakernel", "stream", 1, 1},
-    [SE_S_MEGAKERNEL_GRAPH] = {"megakernel-graph", "megakernel", "graph", 1, 1},
-    [SE_S_ROWBLOCK] = {"rowblock", "rowblock", "stream", 0, 0},
-    [SE_S_CUDNN] = {"cudnn", "cudnn", "stream", 0, 0},
+#define SE_STRATEGY_INFO(id, name, mech, launch, role, group, trace, colour, desc) \
+    [SE_S_##id] = {name, mech, launch, role, role == SE_ROLE_TILED, group != NULL, group, trace, colour, desc},
+    SE_STRATEGY_TABLE(SE_STRATEGY_INFO)
+#undef SE_STRATEGY_INFO
 };
+
+/* Every name, comma-separated, built from the table. */
+#define SE_STRATEGY_NAME(id, name, ...) name ", "
+static const char all_names[] = SE_STRATEGY_TABLE(SE_STRATEGY_NAME);
+#undef SE_STRATEGY_NAME
+
+const char *se_strategy_names(void)
+{
+    static char names[sizeof all_names];
+    if (!names[0])
+        snprintf(names, sizeof names, "%.*s", (int)(sizeof all_names - 3), all_names);
+    return names;
+}
+
+const char *se_role_name(se_role r)
+{
+    switch (r) {
+    case SE_ROLE_TILED: return "tiled mechanism";
+    case SE_ROLE_CONTROL: return "control";
+    case SE_ROLE_REFERENCE: return "reference";
+    }
+    return "?";
+}
 
 const se_strategy_info *se_strategy_get(se_strategy s)
 {
@@ -51,10 +71,8 @@ se_status se_strategy_parse_list(const char *text, unsigned *mask, se_err *err)
         }
         se_strategy s = se_strategy_find(item);
         if (s == SE_NSTRATEGIES) {
-            st = se_fail(err, SE_ERR_USAGE,
-                         "--strategies: unknown strategy '%s'; valid: all, stream, graph, fusion, "
-                         "fusion-graph, megakernel, megakernel-graph, rowblock, cudnn",
-                         item);
+            st = se_fail(err, SE_ERR_USAGE, "--strategies: unknown strategy '%s'; valid: all, %s",
+                         item, se_strategy_names());
             break;
         }
         *mask |= 1u << s;

@@ -1,6 +1,13 @@
 /*
- * strategy.h - the table of strategies and controls a run can execute, and
- * parsing of the --strategies list.
+ * strategy.h - the table of strategies: one line per strategy in
+ * SE_STRATEGY_TABLE below is its host half (name, mechanism, launch, role,
+ * cooperative grid, trace kind, colour, description). The enum, the help
+ * text, the lists in error messages, the figures' colours, the report's and
+ * the site's strategy tables, the validation rules (tiled identity,
+ * cooperative grid) and the co-residency limits are all generated from it.
+ * The GPU half (how an invocation is enqueued, which cooperative kernel
+ * bounds the grid) is run/strategies.c, one line per strategy too
+ * (docs/ADDING-A-STRATEGY.md).
  */
 #ifndef SE_STRATEGY_H
 #define SE_STRATEGY_H
@@ -11,30 +18,88 @@
 extern "C" {
 #endif
 
+/* What a strategy is in the comparison. */
+typedef enum se_role {
+    SE_ROLE_TILED,     /* a tiled mechanism under test: bitwise identical to the others */
+    SE_ROLE_CONTROL,   /* a control: not tiled, agrees within the tolerances */
+    SE_ROLE_REFERENCE  /* a reference library: agrees within the tolerances */
+} se_role;
+
+/* How a strategy's dependency trace is checked (bundle/trace.c). */
+typedef enum se_trace_kind {
+    SE_TRACE_PHASED,  /* A..E tasks; dependencies and grid-wide phase barriers */
+    SE_TRACE_TASKS,   /* A..E tasks; dependencies only (rows may pipeline) */
+    SE_TRACE_ROWS,    /* one task per row, no dependencies */
+    SE_TRACE_NONE     /* cannot be traced (a library's kernels) */
+} se_trace_kind;
+
+/*
+ * X(ID, name, mechanism, launch, role, coop_group, trace kind, colour, description)
+ *   ID          the enum constant's suffix: SE_S_<ID>
+ *   name        as on the command line, in case ids and in results
+ *   mechanism   what is compared: stream, graph, fusion, megakernel, ...
+ *   launch      "stream" or "graph": how one invocation reaches the GPU
+ *   role        SE_ROLE_TILED, SE_ROLE_CONTROL or SE_ROLE_REFERENCE
+ *   coop_group  NULL, or the cooperative kernel whose co-residency limit
+ *               bounds the grid (environment.json's
+ *               cooperative_max_blocks_<coop_group>); strategies sharing a
+ *               kernel share the group
+ *   trace kind  se_trace_kind
+ *   colour      in every figure
+ *   description one line, for the help text, the report and the site
+ * The order is the order of cases in a run; a new strategy goes last.
+ */
+#define SE_STRATEGY_TABLE(X)                                                                  \
+    X(STREAM, "stream", "stream", "stream", SE_ROLE_TILED, NULL, SE_TRACE_PHASED, "#08519c",  \
+      "five ordinary kernel launches (phases A to E) on a stream: the baseline")              \
+    X(GRAPH, "graph", "graph", "graph", SE_ROLE_TILED, NULL, SE_TRACE_PHASED, "#6baed6",      \
+      "the same five launches captured into a CUDA graph and replayed")                      \
+    X(FUSION, "fusion", "fusion", "stream", SE_ROLE_TILED, "fusion", SE_TRACE_PHASED,         \
+      "#a63603", "one cooperative kernel with grid-wide barriers between the phases")        \
+    X(FUSION_GRAPH, "fusion-graph", "fusion", "graph", SE_ROLE_TILED, "fusion",               \
+      SE_TRACE_PHASED, "#fd8d3c", "the fused cooperative kernel as a graph node")             \
+    X(MEGAKERNEL, "megakernel", "megakernel", "stream", SE_ROLE_TILED, "megakernel",          \
+      SE_TRACE_TASKS, "#006d2c",                                                              \
+      "a toy persistent kernel: blocks pull ready tasks from a queue with per-row "           \
+      "dependency counters; its queue reset is inside every invocation")                      \
+    X(MEGAKERNEL_GRAPH, "megakernel-graph", "megakernel", "graph", SE_ROLE_TILED,             \
+      "megakernel", SE_TRACE_TASKS, "#74c476", "the toy megakernel as a graph node")          \
+    X(ROWBLOCK, "rowblock", "rowblock", "stream", SE_ROLE_CONTROL, NULL, SE_TRACE_ROWS,       \
+      "#6a51a3", "control, not tiled: each row read once by a thread, a block, a cluster or "  \
+      "the blocks of a cooperative grid")                                                     \
+    X(CUDNN, "cudnn", "cudnn", "stream", SE_ROLE_REFERENCE, NULL, SE_TRACE_NONE, "#e7298a",   \
+      "reference: cuDNN's softmax on the pre-scaled input")
+
 typedef enum se_strategy {
-    SE_S_STREAM = 0,        /* five phase launches on a stream (the baseline) */
-    SE_S_GRAPH,             /* the same five launches captured into a graph */
-    SE_S_FUSION,            /* cooperative kernel, launched on a stream */
-    SE_S_FUSION_GRAPH,      /* cooperative kernel as a graph node */
-    SE_S_MEGAKERNEL,        /* persistent ready-task kernel, on a stream */
-    SE_S_MEGAKERNEL_GRAPH,  /* persistent ready-task kernel as a graph node */
-    SE_S_ROWBLOCK,          /* control: one block per row, not tiled */
-    SE_S_CUDNN,             /* reference: cuDNN softmax on the pre-scaled input */
+#define SE_STRATEGY_ENUM(id, ...) SE_S_##id,
+    SE_STRATEGY_TABLE(SE_STRATEGY_ENUM)
+#undef SE_STRATEGY_ENUM
     SE_NSTRATEGIES
 } se_strategy;
 
 typedef struct se_strategy_info {
-    const char *name;      /* as on the command line and in results */
-    const char *mechanism; /* stream, graph, fusion, megakernel, rowblock, cudnn */
-    const char *launch;    /* "stream" or "graph" */
-    int tiled;             /* 1 for the four tiled strategies: bitwise identical outputs */
-    int cooperative;       /* 1 when launched cooperatively (grid size limited) */
+    const char *name;        /* as on the command line and in results */
+    const char *mechanism;   /* stream, graph, fusion, megakernel, rowblock, cudnn */
+    const char *launch;      /* "stream" or "graph" */
+    se_role role;
+    int tiled;               /* role == SE_ROLE_TILED: bitwise identical outputs */
+    int cooperative;         /* coop_group != NULL: launched cooperatively */
+    const char *coop_group;  /* the cooperative kernel bounding the grid, or NULL */
+    se_trace_kind trace;
+    const char *colour;      /* "#rrggbb" */
+    const char *description; /* one line */
 } se_strategy_info;
 
 const se_strategy_info *se_strategy_get(se_strategy s);
 
 /* Looks a name up; returns SE_NSTRATEGIES if unknown. */
 se_strategy se_strategy_find(const char *name);
+
+/* "stream, graph, ..., cudnn": every name, for help text and errors. */
+const char *se_strategy_names(void);
+
+/* "tiled mechanism", "control", "reference". */
+const char *se_role_name(se_role r);
 
 /* Parses "all" or a comma-separated list of names into a bit mask (bit i
  * for strategy i); names the unknown entry and lists the valid ones. */

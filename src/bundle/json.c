@@ -1,0 +1,107 @@
+/*
+ * json.c - the one JSON loader (see json.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bundle/json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void se_printable(const char *s, char *buf, size_t size)
+{
+    size_t o = 0;
+    if (!size)
+        return;
+    for (const unsigned char *c = (const unsigned char *)s; *c && o + 5 < size; c++) {
+        if (*c >= 0x20 && *c < 0x7f)
+            buf[o++] = (char)*c;
+        else
+            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", *c);
+    }
+    buf[o] = '\0';
+}
+
+static se_status check_format(json_t *j, const char *name, const char *format, int max_version,
+                              int *version, se_err *err)
+{
+    if (!format)
+        return SE_OK;
+    if (!json_is_object(j))
+        return se_fail(err, SE_ERR_VALIDATION, "%s: the top level is not a JSON object", name);
+    const char *f = json_string_value(json_object_get(j, "format"));
+    json_t *v = json_object_get(j, "version");
+    if (!f || strcmp(f, format) != 0)
+        return se_fail(err, SE_ERR_VALIDATION, "%s: field 'format': expected \"%s\"", name, format);
+    if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > max_version)
+        return se_fail(err, SE_ERR_VALIDATION,
+                       "%s: field 'version': expected an integer from 1 to %d", name, max_version);
+    if (version)
+        *version = (int)json_integer_value(v);
+    return SE_OK;
+}
+
+se_status se_json_parse(const void *data, size_t len, const char *name, const char *format,
+                        int max_version, int *version, json_t **out, se_err *err)
+{
+    *out = NULL;
+    json_error_t je;
+    json_t *j = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+    if (!j) {
+        char text[sizeof je.text * 4 + 8];
+        se_printable(je.text, text, sizeof text);
+        return se_fail(err, SE_ERR_VALIDATION, "%s:%d:%d: %s", name, je.line, je.column, text);
+    }
+    se_status st = check_format(j, name, format, max_version, version, err);
+    if (st != SE_OK) {
+        json_decref(j);
+        return st;
+    }
+    *out = j;
+    return SE_OK;
+}
+
+se_status se_json_load(const char *path, const char *name, const char *format, int max_version,
+                       int *version, json_t **out, se_err *err)
+{
+    *out = NULL;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be opened: %s", name, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return se_fail(err, SE_ERR_IO, "%s: not a regular file", name);
+    }
+    if ((size_t)sb.st_size > SE_JSON_MAX_BYTES) {
+        close(fd);
+        return se_fail(err, SE_ERR_LIMIT, "%s: %lld bytes, more than the %zu a JSON file may have",
+                       name, (long long)sb.st_size, SE_JSON_MAX_BYTES);
+    }
+    size_t len = (size_t)sb.st_size;
+    char *buf = malloc(len ? len : 1);
+    if (!buf) {
+        close(fd);
+        return se_fail(err, SE_ERR_NOMEM, "%s: out of memory", name);
+    }
+    size_t got = 0;
+    while (got < len) {
+        ssize_t n = read(fd, buf + got, len - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    se_status st = got == len
+                       ? se_json_parse(buf, len, name, format, max_version, version, out, err)
+                       : se_fail(err, SE_ERR_IO, "%s: read %zu of %zu bytes", name, got, len);
+    free(buf);
+    return st;
+}

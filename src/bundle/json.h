@@ -1,0 +1,36 @@
+/*
+ * json.h - the one JSON loader of the program: every JSON file of a run, a
+ * protocol or a peers script is read through it. It refuses what is not a
+ * regular file (a FIFO, a device, a directory), files over a size bound,
+ * duplicate keys, and a wrong "format"/"version"; its messages name the
+ * file and the field, with bytes from the file made printable.
+ */
+#ifndef SE_BUNDLE_JSON_H
+#define SE_BUNDLE_JSON_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "model/se_common.h"
+
+/* The largest JSON file read (256 MiB): a run's largest, validation.json,
+ * is a few MB. */
+#define SE_JSON_MAX_BYTES ((size_t)256 << 20)
+
+/* Loads path (named `name` in messages, e.g. "validation.json") into *out.
+ * When format is not NULL, the top level must be an object whose "format"
+ * is that string and whose "version" is an integer in [1, max_version]
+ * (*version receives it when version is not NULL). */
+se_status se_json_load(const char *path, const char *name, const char *format, int max_version,
+                       int *version, json_t **out, se_err *err);
+
+/* The same over bytes in memory. */
+se_status se_json_parse(const void *data, size_t len, const char *name, const char *format,
+                        int max_version, int *version, json_t **out, se_err *err);
+
+/* Copies s into buf with every byte outside printable ASCII written as
+ * \xNN, so text from an untrusted file cannot move the terminal's cursor. */
+void se_printable(const char *s, char *buf, size_t size);
+
+#endif
