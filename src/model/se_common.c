@@ -24,7 +24,7 @@ int se_exit_code(se_status status)
     case SE_ERR_VALIDATION: return 1;
     case SE_ERR_USAGE: return 2;
     case SE_ERR_LIMIT: return 3;
-    case SE_ERR_NO_DEVICE: return 3;
+    case SE_ERR_NO_DEVICE: return 6;
     case SE_ERR_CUDA: return 4;
     case SE_ERR_IO: return 5;
     case SE_ERR_NOMEM: return 5;

@@ -3,7 +3,7 @@
  *
  * One header for the host and the device: the megakernel schedules with these
  * inline functions, and the host builds the same graph to test it, to simulate
- * the queue protocol, and (later) to check dependency traces.
+ * the queue protocol, and to check dependency traces.
  *
  * Per row r with n = tiles_per_row tiles:
  *   A(r,t) partial sum of squares and max of tile t      depends on nothing

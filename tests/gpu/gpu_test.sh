@@ -12,10 +12,10 @@ mode=$1; shift
 skip() { echo "SKIP: $*"; exit 77; }
 
 has_gpu() {
-    # The binary itself decides: exit 3 with "no CUDA device" means none.
+    # The binary itself decides: exit 6 means no CUDA device.
     local out rc
     out=$("$1" run --shapes 1x1 --strategies stream --invocations 1 --quiet --validate-only 2>&1); rc=$?
-    if [ $rc -eq 3 ] && grep -q "no CUDA device" <<<"$out"; then
+    if [ $rc -eq 6 ]; then
         skip "no CUDA device on this machine ($(grep -o 'cudaGetDeviceCount: [^,]*' <<<"$out"))"
     fi
 }

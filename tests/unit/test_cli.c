@@ -402,7 +402,7 @@ static void test_exit_codes_follow_the_documented_mapping(void **state)
     assert_int_equal(se_exit_code(SE_ERR_VALIDATION), 1);
     assert_int_equal(se_exit_code(SE_ERR_USAGE), 2);
     assert_int_equal(se_exit_code(SE_ERR_LIMIT), 3);
-    assert_int_equal(se_exit_code(SE_ERR_NO_DEVICE), 3);
+    assert_int_equal(se_exit_code(SE_ERR_NO_DEVICE), 6);
     assert_int_equal(se_exit_code(SE_ERR_CUDA), 4);
     assert_int_equal(se_exit_code(SE_ERR_IO), 5);
     assert_int_equal(se_exit_code(SE_ERR_NOMEM), 5);
