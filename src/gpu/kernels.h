@@ -65,6 +65,11 @@ typedef struct se_gpu_problem {
 /* stream / graph: one launch per phase, A, B, C, D, E (five launches). */
 se_status se_gpu_phases_enqueue(const se_gpu_problem *p, cudaStream_t stream, se_err *err);
 
+/* stream-pdl / graph-pdl: the same five kernels, B..E launched with
+ * programmatic dependent launch (each may start while the one before it
+ * drains, and waits for its results with griddepcontrol.wait). */
+se_status se_gpu_phases_pdl_enqueue(const se_gpu_problem *p, cudaStream_t stream, se_err *err);
+
 /* fusion: one cooperative launch of `blocks` blocks, grid barriers between
  * phases. */
 se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
