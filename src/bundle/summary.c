@@ -386,3 +386,8 @@ int se_json_equal(const json_t *a, const json_t *b, char *path, size_t path_size
     snprintf(what, what_size, "saved and recomputed values differ");
     return 0;
 }
+
+uint64_t se_summary_seed(const se_protocol *p, const char *key)
+{
+    return se_mix64(p->bootstrap_seed ^ fnv1a(key));
+}

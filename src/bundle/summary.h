@@ -35,6 +35,10 @@ se_status se_summary_build(const se_protocol *p, se_sample_source source, void *
 se_status se_summary_peer(const se_protocol *p, const se_case_id *c, const se_sample_set *device,
                           double copy_median_ns, json_t **out, se_err *err);
 
+/* The bootstrap seed of a summary keyed `key` ("<case>/<scope>" for a
+ * case's scope): se_mix64(bootstrap_seed ^ fnv1a(key)), docs/TIMING.md. */
+uint64_t se_summary_seed(const se_protocol *p, const char *key);
+
 /* Compares two JSON values: numbers within a relative 1e-12 (integers
  * exactly), everything else exactly. On the first difference fills path
  * (e.g. "cases[3].scopes.device.median_ns") and a description in what, and

@@ -60,6 +60,7 @@ void se_cli_usage(FILE *out)
             "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
             "       softmax-evidence figures RUN_DIR OUT_DIR\n"
             "       softmax-evidence table RUN_DIR\n"
+            "       softmax-evidence answer RUN_DIR [RUN_DIR...] [--format text|md]\n"
             "       softmax-evidence site RUN_DIR OUT_DIR\n"
             "       softmax-evidence profile RUN_DIR [--reparse]\n"
             "       softmax-evidence --help | --version\n"
@@ -82,6 +83,9 @@ void se_cli_usage(FILE *out)
             "table: verifies a run, then prints its timing table (the one run prints last):\n"
             "strategies, copy and peers per shape, GB/s, fraction of copy, ratio to the best\n"
             "peer.\n"
+            "answer: verifies the runs, then states the answer: per shape and mechanism the\n"
+            "device-time ratio to stream with its 95%% interval in the first run and its\n"
+            "range over all the runs given, and sentences generated from those numbers.\n"
             "site: verifies a run and builds a static evidence site (HTML, CSS, figures,\n"
             "selected run files, SITE_MANIFEST.sha256); verify also accepts a site.\n"
             "profile: on a GPU, runs Nsight Compute over every kernel of every strategy on\n"
@@ -268,6 +272,37 @@ static se_status parse_trace(int argc, char **argv, se_cli *cli, se_err *err)
     return SE_OK;
 }
 
+static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    cli->cmd = SE_CMD_ANSWER;
+    cli->answer.dirs = calloc((size_t)argc + 1, sizeof *cli->answer.dirs);
+    if (!cli->answer.dirs)
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    for (int k = 0; k < argc; k++) {
+        const char *a = argv[k];
+        if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
+            const char *v = a[8] == '=' ? a + 9 : k + 1 < argc ? argv[++k] : "";
+            if (strcmp(v, "md") == 0)
+                cli->answer.markdown = 1;
+            else if (strcmp(v, "text") == 0)
+                cli->answer.markdown = 0;
+            else
+                return se_fail(err, SE_ERR_USAGE, "answer: --format: '%s' is not text or md", v);
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        } else if (a[0] == '-') {
+            return se_fail(err, SE_ERR_USAGE, "answer: unknown argument '%s'", a);
+        } else {
+            cli->answer.dirs[cli->answer.n_dirs++] = a;
+        }
+    }
+    if (cli->answer.n_dirs == 0)
+        return se_fail(err, SE_ERR_USAGE,
+                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] [--format text|md]");
+    return SE_OK;
+}
+
 se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
 {
     memset(cli, 0, sizeof *cli);
@@ -313,6 +348,12 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (strcmp(cmd, "trace") == 0)
         return parse_trace(argc - 2, argv + 2, cli, err);
+    if (strcmp(cmd, "answer") == 0) {
+        se_status st = parse_answer(argc - 2, argv + 2, cli, err);
+        if (st != SE_OK)
+            se_cli_free(cli);
+        return st;
+    }
     if (strcmp(cmd, "figures") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_FIGURES, 2,
                           "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR", cli, err);
@@ -341,5 +382,8 @@ void se_cli_free(se_cli *cli)
 {
     free(cli->run.shapes);
     cli->run.shapes = NULL;
+    free(cli->answer.dirs);
+    cli->answer.dirs = NULL;
+    cli->answer.n_dirs = 0;
     cli->run.n_shapes = 0;
 }

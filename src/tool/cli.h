@@ -34,6 +34,7 @@ typedef enum se_command {
     SE_CMD_SITE,
     SE_CMD_PROFILE,
     SE_CMD_TABLE,
+    SE_CMD_ANSWER,
     SE_CMD_PROFILE_TARGET /* internal: what `profile` runs under Nsight Compute */
 } se_command;
 
@@ -95,12 +96,20 @@ typedef struct se_verify_opts {
     int strict;       /* --strict: remote-only files fail too */
 } se_verify_opts;
 
+/* answer RUN [RUN...] [--format text|md] */
+typedef struct se_answer_opts {
+    const char **dirs;  /* argv entries, the first is the reference run */
+    size_t n_dirs;
+    int markdown;       /* --format md */
+} se_answer_opts;
+
 typedef struct se_cli {
     se_command cmd;
     se_run_opts run;
     se_verify_opts verify;
     se_trace_opts trace;
     se_dir_opts dirs;
+    se_answer_opts answer;
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on

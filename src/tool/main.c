@@ -14,6 +14,7 @@
 #include "bundle/verify.h"
 #include "tool/cli.h"
 #include "tool/overrides.h"
+#include "render/answer_text.h"
 #include "render/figures.h"
 #include "render/table.h"
 #include "run/profile.h"
@@ -140,6 +141,10 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_SITE:
         st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
+        break;
+    case SE_CMD_ANSWER:
+        st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
+                            cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout, &err);
         break;
     case SE_CMD_TABLE:
         st = se_table_main(cli.dirs.dir, stdout, &err);

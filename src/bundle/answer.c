@@ -1,0 +1,216 @@
+/*
+ * answer.c - the answer as numbers (see answer.h).
+ */
+#include "bundle/answer.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundle/paths.h"
+#include "bundle/samples.h"
+#include "bundle/summary.h"
+#include "model/stats.h"
+
+static const char *const VS[SE_NVS][2] = {
+    [SE_VS_PDL_GRAPH] = {"graph-pdl", "graph"},
+    [SE_VS_MEGAKERNEL_PDL] = {"megakernel", "graph-pdl"},
+};
+
+void se_answer_vs_names(int k, const char **a, const char **b)
+{
+    *a = VS[k][0];
+    *b = VS[k][1];
+}
+
+void se_answer_free(se_answer *a)
+{
+    free(a->shape);
+    free(a->cell);
+    free(a->vs);
+    free(a->mk_init_ns);
+    memset(a, 0, sizeof *a);
+}
+
+/* The device scope of a case in a run's summary.json, or NULL. */
+static const json_t *device_scope(const se_rundata *rd, const char *shape, const char *what)
+{
+    char id[SE_CASE_ID_SIZE + 40];
+    snprintf(id, sizeof id, "%s.%s", shape, what);
+    return se_json_path(se_rundata_summary_case(rd, id), "scopes.device");
+}
+
+/* Folds one run's value into a ratio's range. */
+static void add_run(se_answer_ratio *r, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (r->n_runs == 0 || v < r->run_min)
+        r->run_min = v;
+    if (r->n_runs == 0 || v > r->run_max)
+        r->run_max = v;
+    r->n_runs++;
+}
+
+/* Another run must measure the same thing as the first. */
+static se_status same_protocol(const se_rundata *ref, const se_rundata *rd, se_err *err)
+{
+    if (rd->p.n_shapes != ref->p.n_shapes || rd->p.strategies != ref->p.strategies)
+        return se_fail(err, SE_ERR_USAGE,
+                       "%s: its protocol has other shapes or strategies than %s's; runs of one "
+                       "answer must share their protocol's workload", rd->dir, ref->dir);
+    for (size_t i = 0; i < rd->p.n_shapes; i++)
+        if (rd->p.shapes[i].rows != ref->p.shapes[i].rows ||
+            rd->p.shapes[i].cols != ref->p.shapes[i].cols || rd->p.tile != ref->p.tile)
+            return se_fail(err, SE_ERR_USAGE,
+                           "%s: shape %zu or the tile differs from %s's; runs of one answer "
+                           "must share their protocol's workload", rd->dir, i + 1, ref->dir);
+    return SE_OK;
+}
+
+/* A case's device-scope samples in round order (a verified run has rounds
+ * 0..n-1 in order; checked again here). */
+static se_status device_values(se_rundata *rd, const char *case_id, double **v, size_t *n,
+                               se_err *err)
+{
+    char rel[SE_CASE_ID_SIZE + 40];
+    se_path_samples(case_id, rel, sizeof rel);
+    se_sample_set sets[SE_NSCOPES];
+    memset(sets, 0, sizeof sets);
+    se_status st = se_rundata_samples(rd, rel, sets, SE_NSCOPES, err);
+    if (st != SE_OK)
+        return st;
+    const se_sample_set *d = &sets[SE_SCOPE_DEVICE];
+    *n = d->n;
+    *v = calloc(d->n ? d->n : 1, sizeof **v);
+    if (!*v)
+        st = se_fail(err, SE_ERR_NOMEM, "%s: out of memory", rel);
+    for (size_t k = 0; k < d->n && st == SE_OK; k++) {
+        if (d->v[k].round != (int)k)
+            st = se_fail(err, SE_ERR_VALIDATION, "%s: device sample %zu has round %d", rel, k,
+                         d->v[k].round);
+        else
+            (*v)[k] = d->v[k].ns;
+    }
+    for (int sc = 0; sc < SE_NSCOPES; sc++)
+        se_sample_set_free(&sets[sc]);
+    if (st != SE_OK) {
+        free(*v);
+        *v = NULL;
+    }
+    return st;
+}
+
+/* a / b on one shape of the first run: paired bootstrap over rounds. */
+static se_status head_to_head(se_rundata *rd, const char *shape, const char *a, const char *b,
+                              se_answer_ratio *out, se_err *err)
+{
+    char ida[SE_CASE_ID_SIZE + 40], idb[SE_CASE_ID_SIZE + 40], key[3 * SE_CASE_ID_SIZE];
+    snprintf(ida, sizeof ida, "%s.%s", shape, a);
+    snprintf(idb, sizeof idb, "%s.%s", shape, b);
+    if (!se_rundata_summary_case(rd, ida) || !se_rundata_summary_case(rd, idb))
+        return SE_OK;
+    double *va = NULL, *vb = NULL;
+    size_t na = 0, nb = 0;
+    se_status st = device_values(rd, ida, &va, &na, err);
+    if (st == SE_OK)
+        st = device_values(rd, idb, &vb, &nb, err);
+    se_ratio r;
+    snprintf(key, sizeof key, "%s/%s/device", ida, idb);
+    if (st == SE_OK)
+        st = se_ratio_of_medians(va, na, vb, nb, (unsigned)rd->p.bootstrap_resamples,
+                                 se_summary_seed(&rd->p, key), &r, err);
+    if (st == SE_OK) {
+        out->present = 1;
+        out->ratio = r.ratio;
+        out->lo = r.lo;
+        out->hi = r.hi;
+    }
+    free(va);
+    free(vb);
+    return st;
+}
+
+static se_status alloc_answer(se_answer *a, size_t n_shapes, se_err *err)
+{
+    a->shape = calloc(n_shapes ? n_shapes : 1, sizeof *a->shape);
+    a->cell = calloc(n_shapes * SE_NSTRATEGIES + 1, sizeof *a->cell);
+    a->vs = calloc(n_shapes * SE_NVS + 1, sizeof *a->vs);
+    a->mk_init_ns = calloc(n_shapes + 1, sizeof *a->mk_init_ns);
+    if (!a->shape || !a->cell || !a->vs || !a->mk_init_ns) {
+        se_answer_free(a);
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    }
+    return SE_OK;
+}
+
+se_status se_answer_build(se_rundata *runs, size_t n_runs, se_answer *a, se_err *err)
+{
+    memset(a, 0, sizeof *a);
+    if (n_runs == 0)
+        return se_fail(err, SE_ERR_USAGE, "answer: no run given");
+    const se_rundata *ref = &runs[0];
+    for (size_t r = 1; r < n_runs; r++) {
+        se_status st = same_protocol(ref, &runs[r], err);
+        if (st != SE_OK)
+            return st;
+    }
+    se_status st = alloc_answer(a, ref->p.n_shapes, err);
+    if (st != SE_OK)
+        return st;
+    a->n_runs = n_runs;
+    for (size_t r = 0; r < n_runs && r < 8; r++)
+        snprintf(a->run_ids[r], sizeof a->run_ids[r], "%s", runs[r].run_id);
+    a->n_shapes = ref->p.n_shapes;
+    for (int s = 0; s < SE_NSTRATEGIES; s++)
+        if (se_strategy_get((se_strategy)s)->tiled && s != SE_S_STREAM &&
+            ((ref->p.strategies >> s) & 1u))
+            a->mech[a->n_mech++] = (se_strategy)s;
+    int have_init = 0;
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        const se_shape *sh = &ref->p.shapes[i];
+        se_shape_id(sh->rows, sh->cols, a->shape[i], sizeof a->shape[i]);
+        for (int m = 0; m < a->n_mech; m++) {
+            const char *name = se_strategy_get(a->mech[m])->name;
+            se_answer_ratio *c = &a->cell[i * (size_t)a->n_mech + (size_t)m];
+            for (size_t r = 0; r < n_runs; r++) {
+                const json_t *t = json_object_get(device_scope(&runs[r], a->shape[i], name),
+                                                  "time_ratio_to_stream");
+                if (!t)
+                    continue;
+                if (r == 0) {
+                    const json_t *ci = json_object_get(t, "ci95");
+                    c->present = 1;
+                    c->ratio = se_json_num(t, "ratio");
+                    c->lo = json_number_value(json_array_get(ci, 0));
+                    c->hi = json_number_value(json_array_get(ci, 1));
+                }
+                add_run(c, se_json_num(t, "ratio"));
+            }
+        }
+        for (int k = 0; k < SE_NVS && st == SE_OK; k++) {
+            se_answer_ratio *v = &a->vs[i * SE_NVS + (size_t)k];
+            st = head_to_head(&runs[0], a->shape[i], VS[k][0], VS[k][1], v, err);
+            for (size_t r = 0; r < n_runs && st == SE_OK && v->present; r++) {
+                const json_t *da = device_scope(&runs[r], a->shape[i], VS[k][0]);
+                const json_t *db = device_scope(&runs[r], a->shape[i], VS[k][1]);
+                if (da && db && se_json_num(db, "median_ns") > 0.0)
+                    add_run(v, se_json_num(da, "median_ns") / se_json_num(db, "median_ns"));
+            }
+        }
+        const json_t *init = device_scope(ref, a->shape[i], SE_MK_INIT_NAME);
+        if (init) {
+            double ns = se_json_num(init, "median_ns");
+            a->mk_init_ns[i] = ns;
+            if (!have_init || ns < a->mk_init_min_ns)
+                a->mk_init_min_ns = ns;
+            if (!have_init || ns > a->mk_init_max_ns)
+                a->mk_init_max_ns = ns;
+            have_init = 1;
+        }
+    }
+    if (st != SE_OK)
+        se_answer_free(a);
+    return st;
+}

@@ -1,0 +1,56 @@
+/*
+ * answer.h - the answer the project exists to give, as numbers: per shape
+ * and tiled mechanism, the device-time ratio to stream with its within-run
+ * 95% interval (from summary.json), and, over several runs of the same
+ * protocol, the range of that ratio between runs. Also the head-to-head
+ * comparisons a reader asks next (graph-pdl against graph, the megakernel
+ * against graph-pdl), as paired ratios of medians with bootstrap intervals
+ * from the raw samples, and the megakernel's queue initialization alone.
+ * Renderers only format it (render/answer_text.c).
+ */
+#ifndef SE_BUNDLE_ANSWER_H
+#define SE_BUNDLE_ANSWER_H
+
+#include <stddef.h>
+
+#include "bundle/rundata.h"
+#include "model/se_common.h"
+#include "model/strategy.h"
+
+/* One ratio: the first run's value with its within-run interval, and its
+ * range over every run that has it. */
+typedef struct se_answer_ratio {
+    int present;            /* 0 where the first run lacks the case */
+    double ratio, lo, hi;   /* first run: ratio of medians and its 95% interval */
+    int n_runs;             /* runs that have it */
+    double run_min, run_max;/* the ratio over those runs */
+} se_answer_ratio;
+
+/* The head-to-head comparisons, per shape. */
+enum { SE_VS_PDL_GRAPH, SE_VS_MEGAKERNEL_PDL, SE_NVS };
+
+typedef struct se_answer {
+    size_t n_runs;
+    char run_ids[8][64];        /* the first few runs' ids, for captions */
+    size_t n_shapes;
+    char (*shape)[40];          /* the first run's shapes, in protocol order */
+    int n_mech;
+    se_strategy mech[SE_NSTRATEGIES]; /* tiled strategies other than stream, table order */
+    se_answer_ratio *cell;      /* [shape * n_mech + m] */
+    se_answer_ratio *vs;        /* [shape * SE_NVS + k]: a / b, paired by round */
+    double *mk_init_ns;         /* per shape: the first run's megakernel_init median, or 0 */
+    double mk_init_min_ns, mk_init_max_ns;
+} se_answer;
+
+/* What SE_VS_* compares: "graph-pdl" over "graph", ... */
+void se_answer_vs_names(int k, const char **a, const char **b);
+
+/* Builds the answer from runs[0] (the reference) and the other runs, which
+ * must share its protocol's shapes and strategies (checked: a run of
+ * another protocol is refused, naming it). Each run must have been
+ * verified. */
+se_status se_answer_build(se_rundata *runs, size_t n_runs, se_answer *a, se_err *err);
+
+void se_answer_free(se_answer *a);
+
+#endif

@@ -1,0 +1,334 @@
+/*
+ * answer_text.c - the answer, formatted (see answer_text.h).
+ */
+#include "render/answer_text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bundle/verify.h"
+#include "render/buf.h"
+
+static const se_answer_ratio *cell(const se_answer *a, size_t shape, int m)
+{
+    return &a->cell[shape * (size_t)a->n_mech + (size_t)m];
+}
+
+static const char *mech_name(const se_answer *a, int m)
+{
+    return se_strategy_get(a->mech[m])->name;
+}
+
+/* "0.797 (0.790-0.798)" */
+static void fmt_ratio(char *buf, size_t size, const se_answer_ratio *r)
+{
+    if (!r->present)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.3f (%.3f-%.3f)", r->ratio, r->lo, r->hi);
+}
+
+/* "0.789-0.801" over the runs */
+static void fmt_runs(char *buf, size_t size, const se_answer_ratio *r)
+{
+    if (!r->present || r->n_runs == 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.3f-%.3f", r->run_min, r->run_max);
+}
+
+static void print_caption(FILE *out, const se_answer *a, se_answer_format fmt)
+{
+    const char *em = fmt == SE_ANSWER_MD ? "*" : "";
+    fprintf(out, "%sDevice time of each mechanism over stream's on the same shape (L2 warm, median "
+            "of the run's samples; below 1 is faster). In brackets: the 95%% bootstrap interval "
+            "within run %s", em, a->run_ids[0]);
+    if (a->n_runs > 1)
+        fprintf(out, "; \"runs\": the lowest and highest ratio over %zu separate runs of the "
+                "same protocol", a->n_runs);
+    fprintf(out, " (docs/TIMING.md).%s\n", em);
+}
+
+static void grid_md(FILE *out, const se_answer *a)
+{
+    fprintf(out, "| shape |");
+    for (int m = 0; m < a->n_mech; m++)
+        fprintf(out, " %s |", mech_name(a, m));
+    fprintf(out, "\n|---|");
+    for (int m = 0; m < a->n_mech; m++)
+        fprintf(out, "---|");
+    fprintf(out, "\n");
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        fprintf(out, "| %s |", a->shape[i]);
+        for (int m = 0; m < a->n_mech; m++) {
+            const se_answer_ratio *r = cell(a, i, m);
+            char v[64], runs[64];
+            fmt_ratio(v, sizeof v, r);
+            fmt_runs(runs, sizeof runs, r);
+            if (a->n_runs > 1 && r->present)
+                fprintf(out, " %s<br>runs %s |", v, runs);
+            else
+                fprintf(out, " %s |", v);
+        }
+        fprintf(out, "\n");
+    }
+}
+
+static void grid_text(FILE *out, const se_answer *a)
+{
+    fprintf(out, "%-12s", "shape");
+    for (int m = 0; m < a->n_mech; m++)
+        fprintf(out, " %-20s", mech_name(a, m));
+    fprintf(out, "\n");
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        fprintf(out, "%-12s", a->shape[i]);
+        for (int m = 0; m < a->n_mech; m++) {
+            char v[64];
+            fmt_ratio(v, sizeof v, cell(a, i, m));
+            fprintf(out, " %-20s", v);
+        }
+        fprintf(out, "\n");
+        if (a->n_runs > 1) {
+            fprintf(out, "%-12s", "  runs");
+            for (int m = 0; m < a->n_mech; m++) {
+                char v[64];
+                fmt_runs(v, sizeof v, cell(a, i, m));
+                fprintf(out, " %-20s", v);
+            }
+            fprintf(out, "\n");
+        }
+    }
+}
+
+static void print_vs(FILE *out, const se_answer *a, se_answer_format fmt)
+{
+    for (int k = 0; k < SE_NVS; k++) {
+        const char *na, *nb;
+        se_answer_vs_names(k, &na, &nb);
+        int any = 0;
+        for (size_t i = 0; i < a->n_shapes; i++)
+            any |= a->vs[i * SE_NVS + (size_t)k].present;
+        if (!any)
+            continue;
+        fprintf(out, "%s%s over %s%s (device time, paired by round; 95%% interval%s):",
+                fmt == SE_ANSWER_MD ? "\n**" : "\n", na, nb, fmt == SE_ANSWER_MD ? "**" : "",
+                a->n_runs > 1 ? "; runs range" : "");
+        for (size_t i = 0; i < a->n_shapes; i++) {
+            const se_answer_ratio *r = &a->vs[i * SE_NVS + (size_t)k];
+            if (!r->present)
+                continue;
+            char v[64], runs[64];
+            fmt_ratio(v, sizeof v, r);
+            fmt_runs(runs, sizeof runs, r);
+            fprintf(out, "%s %s %s%s%s", i ? ";" : "", a->shape[i], v, a->n_runs > 1 ? " runs " : "",
+                    a->n_runs > 1 ? runs : "");
+        }
+        fprintf(out, "\n");
+    }
+}
+
+void se_answer_print_grid(FILE *out, const se_answer *a, se_answer_format fmt)
+{
+    print_caption(out, a, fmt);
+    if (fmt == SE_ANSWER_MD) {
+        fprintf(out, "\n");
+        grid_md(out, a);
+    } else {
+        grid_text(out, a);
+    }
+    print_vs(out, a, fmt);
+}
+
+/* Counts of where a ratio's interval lies against 1. */
+typedef struct verdicts {
+    int n, faster, slower, level;
+    size_t best, worst; /* shapes of the lowest and highest ratio */
+    double min, max;
+} verdicts;
+
+static verdicts judge(const se_answer *a, int m)
+{
+    verdicts v;
+    memset(&v, 0, sizeof v);
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        const se_answer_ratio *r = cell(a, i, m);
+        if (!r->present)
+            continue;
+        if (v.n == 0 || r->ratio < v.min) {
+            v.min = r->ratio;
+            v.best = i;
+        }
+        if (v.n == 0 || r->ratio > v.max) {
+            v.max = r->ratio;
+            v.worst = i;
+        }
+        v.n++;
+        if (r->hi < 1.0)
+            v.faster++;
+        else if (r->lo > 1.0)
+            v.slower++;
+        else
+            v.level++;
+    }
+    return v;
+}
+
+/* "saves 3% to 23%", "costs 9% to 47% more", or a mix. */
+static void saving_phrase(char *buf, size_t size, double min, double max)
+{
+    if (max < 1.0)
+        snprintf(buf, size, "saves %.0f%% to %.0f%% of stream's time", (1.0 - max) * 100.0,
+                 (1.0 - min) * 100.0);
+    else if (min > 1.0)
+        snprintf(buf, size, "costs %.0f%% to %.0f%% more than stream", (min - 1.0) * 100.0,
+                 (max - 1.0) * 100.0);
+    else
+        snprintf(buf, size, "from %.0f%% less to %.0f%% more time than stream",
+                 (1.0 - min) * 100.0, (max - 1.0) * 100.0);
+}
+
+static void mechanism_sentence(se_buf *b, const se_answer *a, int m)
+{
+    verdicts v = judge(a, m);
+    if (v.n == 0)
+        return;
+    char saving[128];
+    saving_phrase(saving, sizeof saving, v.min, v.max);
+    const char *name = mech_name(a, m);
+    se_buf_printf(b, "%s: %.3f to %.3f of stream's device time (%s); faster than stream on %d of %d "
+                "shapes (95%% interval below 1), slower on %d, level on %d; its best is %s "
+                "(%.3f), its worst %s (%.3f).",
+                name, v.min, v.max, saving, v.faster, v.n, v.slower, v.level, a->shape[v.best],
+                v.min, a->shape[v.worst], v.max);
+    if (a->mech[m] == SE_S_MEGAKERNEL && a->mk_init_max_ns > 0.0)
+        se_buf_printf(b, " The megakernel is a toy: it shows what a ready-task queue with per-row "
+                    "counters costs on this workload, not a model-scale megakernel result; its "
+                    "queue initialization, %.2f to %.2f us on its own, is inside every "
+                    "invocation.",
+                    a->mk_init_min_ns / 1e3, a->mk_init_max_ns / 1e3);
+    se_buf_printf(b, "\n");
+}
+
+static void vs_sentence(se_buf *b, const se_answer *a, int k)
+{
+    const char *na, *nb;
+    se_answer_vs_names(k, &na, &nb);
+    int n = 0, faster = 0, slower = 0;
+    double min = 0.0, max = 0.0;
+    size_t best = 0, worst = 0;
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        const se_answer_ratio *r = &a->vs[i * SE_NVS + (size_t)k];
+        if (!r->present)
+            continue;
+        if (n == 0 || r->ratio < min)
+            min = r->ratio, best = i;
+        if (n == 0 || r->ratio > max)
+            max = r->ratio, worst = i;
+        n++;
+        faster += r->hi < 1.0;
+        slower += r->lo > 1.0;
+    }
+    if (n == 0)
+        return;
+    const se_answer_ratio *rb = &a->vs[best * SE_NVS + (size_t)k];
+    const se_answer_ratio *rw = &a->vs[worst * SE_NVS + (size_t)k];
+    se_buf_printf(b, "%s against %s: %s is faster on %d of %d shapes and slower on %d (95%% "
+                "intervals that exclude 1); the ratio runs from %.3f (%.3f-%.3f) on %s to %.3f "
+                "(%.3f-%.3f) on %s.\n",
+                na, nb, na, faster, n, slower, min, rb->lo, rb->hi, a->shape[best], max, rw->lo,
+                rw->hi, a->shape[worst]);
+}
+
+static void spread_sentence(se_buf *b, const se_answer *a)
+{
+    if (a->n_runs < 2) {
+        se_buf_printf(b, "This answer rests on one run (%s): its intervals capture the noise "
+                    "between samples of that run, not between runs (docs/TIMING.md).\n",
+                    a->run_ids[0]);
+        return;
+    }
+    int cells = 0, wider = 0;
+    double spread = 0.0;
+    for (size_t i = 0; i < a->n_shapes; i++)
+        for (int m = 0; m < a->n_mech; m++) {
+            const se_answer_ratio *r = cell(a, i, m);
+            if (!r->present || r->n_runs < 2)
+                continue;
+            cells++;
+            double s = (r->run_max - r->run_min) / r->ratio;
+            if (s > spread)
+                spread = s;
+            wider += r->run_min < r->lo || r->run_max > r->hi;
+        }
+    se_buf_printf(b, "Between %zu separate runs of the same protocol (the first, %s, gives the "
+                "intervals), a ratio moved by at most %.1f%% of its value; on %d of %d cells "
+                "some run's ratio lies outside the first run's interval, so the within-run "
+                "interval understates what a rerun will show: read a difference smaller than "
+                "the runs range as noise.\n",
+                a->n_runs, a->run_ids[0], spread * 100.0, wider, cells);
+}
+
+char *se_answer_sentences(const se_answer *a)
+{
+    se_buf b;
+    memset(&b, 0, sizeof b);
+    for (int m = 0; m < a->n_mech; m++)
+        mechanism_sentence(&b, a, m);
+    for (int k = 0; k < SE_NVS; k++)
+        vs_sentence(&b, a, k);
+    spread_sentence(&b, a);
+    se_buf_printf(&b, "rowblock (a non-tiled control), cuDNN and the PyTorch peers are context, "
+                "not part of the answer: they follow in the timing table.\n");
+    if (b.oom) {
+        se_buf_free(&b);
+        return NULL;
+    }
+    char *text = b.s ? b.s : calloc(1, 1);
+    return text;
+}
+
+void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt)
+{
+    char *text = se_answer_sentences(a);
+    if (fmt == SE_ANSWER_MD)
+        fprintf(out, "### The answer\n\n");
+    else
+        fprintf(out, "THE ANSWER\n");
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        fprintf(out, fmt == SE_ANSWER_MD ? "- %s\n" : "  %s\n", line);
+    }
+    free(text);
+    fprintf(out, "\n");
+    se_answer_print_grid(out, a, fmt);
+}
+
+se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
+                         se_err *err)
+{
+    se_rundata *runs = calloc(n_dirs ? n_dirs : 1, sizeof *runs);
+    if (!runs)
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    se_status st = SE_OK;
+    size_t loaded = 0;
+    for (size_t i = 0; i < n_dirs && st == SE_OK; i++) {
+        st = se_verify_first(dirs[i], "answer", "no answer is built from it", err);
+        if (st == SE_OK)
+            st = se_rundata_load(dirs[i], &runs[i], err);
+        if (st == SE_OK)
+            loaded++;
+    }
+    se_answer a;
+    if (st == SE_OK)
+        st = se_answer_build(runs, n_dirs, &a, err);
+    if (st == SE_OK) {
+        se_answer_print(out, &a, fmt);
+        se_answer_free(&a);
+    }
+    for (size_t i = 0; i < loaded; i++)
+        se_rundata_free(&runs[i]);
+    free(runs);
+    return st;
+}

@@ -1,0 +1,33 @@
+/*
+ * answer_text.h - the answer, formatted: the grid of ratios to stream per
+ * shape and mechanism (text for the terminal, Markdown for the README and
+ * the report) and the sentences generated from those numbers. The numbers
+ * come from bundle/answer.h; nothing here computes a statistic.
+ */
+#ifndef SE_RENDER_ANSWER_TEXT_H
+#define SE_RENDER_ANSWER_TEXT_H
+
+#include <stdio.h>
+
+#include "bundle/answer.h"
+
+typedef enum se_answer_format { SE_ANSWER_TEXT, SE_ANSWER_MD } se_answer_format;
+
+/* The grid, then the head-to-head lines. */
+void se_answer_print_grid(FILE *out, const se_answer *a, se_answer_format fmt);
+
+/* The generated sentences, one paragraph per line, plain text (no markup,
+ * so every back end can use them). Returns a malloc'ed string or NULL. */
+char *se_answer_sentences(const se_answer *a);
+
+/* Grid and sentences together, as the README, the report and `table` show
+ * them: a heading, the sentences, the grid. */
+void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt);
+
+/* `softmax-evidence answer RUN [RUN...] [--format text|md]`: verifies
+ * every run, then prints the answer built from them (the first run is the
+ * reference, the others give the between-run range). */
+se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
+                         se_err *err);
+
+#endif
