@@ -290,9 +290,7 @@ char *se_answer_sentences(const se_answer *a)
 void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt)
 {
     char *text = se_answer_sentences(a);
-    if (fmt == SE_ANSWER_MD)
-        fprintf(out, "### The answer\n\n");
-    else
+    if (fmt == SE_ANSWER_TEXT)
         fprintf(out, "THE ANSWER\n");
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
