@@ -531,7 +531,7 @@ static se_status parse_root(const ctx *c, json_t *root, se_protocol *p)
 {
     static const char *const keys[] = {"format",     "version",    "name",     "workload",
                                        "strategies", "tolerance",  "validation", "scopes",
-                                       "controls",   "analysis"};
+                                       "controls",   "analysis",   "traces"};
     if (!json_is_object(root))
         return se_fail(c->err, SE_ERR_USAGE, "%s: expected a JSON object at the top level, got %s",
                        c->name, type_name(root));
@@ -568,6 +568,14 @@ static se_status parse_root(const ctx *c, json_t *root, se_protocol *p)
         st = parse_counts(c, root, "", "controls", "barriers", 100000, &p->controls, &p->barriers);
     if (st == SE_OK)
         st = parse_analysis(c, root, p);
+    p->traces = 1;
+    json_t *traces = json_object_get(root, "traces");
+    if (st == SE_OK && traces) {
+        if (!json_is_boolean(traces))
+            st = field_fail(c, "traces", "expected true or false, got %s", type_name(traces));
+        else
+            p->traces = json_is_true(traces);
+    }
     return st;
 }
 
@@ -734,6 +742,10 @@ static json_t *protocol_json(const se_protocol *p)
         put(an, "throttle_fraction", json_real(p->throttle_fraction), &failed);
     }
     put(root, "analysis", an, &failed);
+    /* Written only when off, so protocols of runs made before the field
+     * existed read back unchanged. */
+    if (!p->traces)
+        put(root, "traces", json_false(), &failed);
 
     if (failed) {
         json_decref(root);

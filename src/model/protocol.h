@@ -64,6 +64,9 @@ typedef struct se_protocol {
     uint64_t order_seed;      /* seed of the recorded interleaving order */
     double throttle_fraction; /* a sample whose SM clock is below this fraction of
                                  the device's peak is flagged throttled */
+
+    int traces;               /* take the dependency traces (default); "traces": false
+                                 leaves them out, e.g. for repeats of a run */
 } se_protocol;
 
 /* Parses protocol text. `name` (a file name) prefixes every message:

@@ -226,6 +226,31 @@ static void default_text_parses_to_expected_values(void **state)
     assert_null(p.shapes);
 }
 
+/* "traces": false is read, written back (and only then written), and
+ * anything but a boolean is refused naming the field. */
+static void traces_false_round_trips_and_a_non_boolean_is_refused(void **state)
+{
+    (void)state;
+    se_protocol p, q;
+    parse_ok(default_text, &p);
+    assert_int_equal(p.traces, 1);
+    se_err err = {{0}};
+    char *t = NULL;
+    assert_int_equal(se_protocol_write(&p, &t, &err), SE_OK);
+    assert_null(strstr(t, "traces"));
+    free(t);
+    se_protocol_free(&p);
+    char *off = replace_once(default_text, "\"analysis\"", "\"traces\": false, \"analysis\"");
+    parse_ok(off, &q);
+    assert_int_equal(q.traces, 0);
+    assert_int_equal(se_protocol_write(&q, &t, &err), SE_OK);
+    assert_non_null(strstr(t, "\"traces\": false"));
+    free(t);
+    free(off);
+    se_protocol_free(&q);
+    edit_refused("\"analysis\"", "\"traces\": 0, \"analysis\"", "traces", "true or false");
+}
+
 static void load_reads_a_file_and_matches_parse(void **state)
 {
     (void)state;
@@ -542,6 +567,7 @@ int main(void)
         cmocka_unit_test(repository_default_json_parses_to_expected_values),
         cmocka_unit_test(default_text_parses_to_expected_values),
         cmocka_unit_test(load_reads_a_file_and_matches_parse),
+        cmocka_unit_test(traces_false_round_trips_and_a_non_boolean_is_refused),
         cmocka_unit_test(write_then_parse_is_lossless_and_write_is_stable),
         cmocka_unit_test(write_keeps_shape_specs_and_orders_keys_and_strategies),
         cmocka_unit_test(write_refuses_a_protocol_that_would_not_read_back),
