@@ -327,7 +327,7 @@ static se_status build(se_rundata *rd, const char *dir, const char *run_dir, con
         st = se_plot_draw(dir, &figs[i], out, err);
     }
     if (st == SE_OK)
-        st = se_report_write(rd, figs, dir, err);
+        st = se_report_write(rd, figs, dir, NULL, err);
     if (st == SE_OK)
         st = write_provenance(rd, figs, dir, run_dir, gnuplot, err);
     return st;
