@@ -7,6 +7,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render/plot.h"
 
+#include "bundle/paths.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #define MAX_ITEMS 16
+#define MAX_TIMELINES 4
 #define FONT "Sans"
 
 typedef struct plot_ctx {
@@ -624,24 +627,37 @@ static se_status fig3_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
 
 /* ---- fig4: dependency-trace timelines --------------------------------- */
 
-static const char *const TIMELINE_STRATEGIES[2] = {"fusion", "megakernel"};
+int se_timeline_strategies(se_strategy *out, int max)
+{
+    int n = 0;
+    for (int k = 0; k < SE_NSTRATEGIES && n < max; k++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+        if (!info->cooperative || strcmp(info->launch, "stream") != 0)
+            continue;
+        int seen = 0;
+        for (int j = 0; j < n; j++)
+            seen |= strcmp(se_strategy_get(out[j])->coop_group, info->coop_group) == 0;
+        if (!seen)
+            out[n++] = (se_strategy)k;
+    }
+    return n;
+}
 
-/* 4096x4096 if both traces exist, else the largest shape with both. */
-static const se_shape *timeline_shape(const se_rundata *rd)
+const se_shape *se_timeline_shape(const se_rundata *rd)
 {
     const json_t *traces = json_object_get(rd->traces, "traces");
+    se_strategy tl[SE_NSTRATEGIES];
+    int n = se_timeline_strategies(tl, SE_NSTRATEGIES);
     const se_shape *best = NULL;
     for (size_t i = 0; i < rd->p.n_shapes; i++) {
         const se_shape *s = &rd->p.shapes[i];
-        char id[128];
-        int both = 1;
-        for (int k = 0; k < 2; k++) {
-            se_rundata_shape_id(s, id, sizeof id);
-            size_t len = strlen(id);
-            snprintf(id + len, sizeof id - len, ".%s", TIMELINE_STRATEGIES[k]);
-            both = both && se_rundata_find(traces, "case", id);
+        int all = n > 0;
+        for (int k = 0; k < n; k++) {
+            char id[SE_CASE_ID_SIZE];
+            se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, id, sizeof id);
+            all = all && se_rundata_find(traces, "case", id);
         }
-        if (!both)
+        if (!all)
             continue;
         if (s->rows == 4096 && s->cols == 4096)
             return s;
@@ -744,45 +760,56 @@ static se_status timeline_blocks(const se_trace *t, const char *what, int *block
 static se_status fig4_timelines(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
-    const se_shape *s = timeline_shape(rd);
+    const se_shape *s = se_timeline_shape(rd);
+    se_strategy tl[MAX_TIMELINES];
+    int n = se_timeline_strategies(tl, MAX_TIMELINES);
+    char names[256] = "";
+    for (int k = 0; k < n; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                 k == 0 ? "" : k + 1 == n ? " and " : ", ", se_strategy_get(tl[k])->name);
     f->width = 1800;
     f->height = 1400;
     if (!s) {
         snprintf(f->title, sizeof f->title, "Fig. 4: dependency-trace timelines; run %s", rd->run_id);
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
-                 "the run has no shape with both a fusion and a megakernel trace");
+                 "the run has no shape with a trace of each of %s", names);
         return SE_OK;
     }
-    char id[64];
-    se_rundata_shape_id(s, id, sizeof id);
+    char id[SE_CASE_ID_SIZE];
+    se_shape_id(s->rows, s->cols, id, sizeof id);
     snprintf(f->title, sizeof f->title,
              "Fig. 4: dependency traces on %s, one segment per task (start to end), by SM and "
              "phase; run %s", id, rd->run_id);
     se_buf data = {0}, gp = {0};
-    data_header(&data, "data/fig4_timelines.tsv", rd, "task records of two traces");
+    static const char *const count[] = {"no", "one", "two", "three", "four"};
+    char what[64];
+    snprintf(what, sizeof what, "task records of %s traces", count[n]);
+    data_header(&data, "data/fig4_timelines.tsv", rd, what);
     se_buf_add(&data, "# columns: start_us, end_us (from the trace's first task start), y (SM, "
                       "blocks of one SM side by side), sm, block, task, row, tile\n"
                       "# one block per (strategy, phase)\n");
     se_status st = add_common_run_files(f, err);
     if (st == SE_OK)
         st = se_strlist_add(&f->run_files, "traces.json", err);
-    uint64_t span[2] = {0, 0};
+    uint64_t span[MAX_TIMELINES] = {0}, xmax = 0;
     int max_sm = 0, block = 0;
-    for (int k = 0; k < 2 && st == SE_OK; k++) {
-        char rel[160];
-        snprintf(rel, sizeof rel, "traces/%s.%s.csv", id, TIMELINE_STRATEGIES[k]);
+    for (int k = 0; k < n && st == SE_OK; k++) {
+        char rid[SE_CASE_ID_SIZE], rel[SE_CASE_ID_SIZE + 32];
+        se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, rid, sizeof rid);
+        se_path_trace(rid, rel, sizeof rel);
         se_trace t = {NULL, 0};
         st = se_strlist_add(&f->run_files, rel, err);
         if (st == SE_OK)
             st = se_rundata_trace(rd, rel, &t, err);
         if (st == SE_OK)
-            st = timeline_blocks(&t, TIMELINE_STRATEGIES[k], &block, &data, &span[k], &max_sm, err);
+            st = timeline_blocks(&t, se_strategy_get(tl[k])->name, &block, &data, &span[k], &max_sm,
+                                 err);
         se_trace_free(&t);
+        xmax = span[k] > xmax ? span[k] : xmax;
     }
-    uint64_t xmax = span[0] > span[1] ? span[0] : span[1];
     script_begin(&gp, f, rd);
-    se_buf_add(&gp, "    set multiplot layout 2,1 title ");
+    se_buf_printf(&gp, "    set multiplot layout %d,1 title ", n);
     gp_quote(&gp, f->title);
     se_buf_printf(&gp, " font \"" FONT ",16\"\n    set xrange [0:%.3f]\n    set yrange [-0.5:%d.5]\n",
                   (double)xmax / 1e3 * 1.01, max_sm);
@@ -791,14 +818,14 @@ static se_status fig4_timelines(plot_ctx *c, se_figure *f, se_err *err)
                     "    set ylabel \"SM (%smid)\"\n    set ytics 0,12 nomirror\n"
                     "    set grid xtics lc rgb \"#dddddd\"\n"
                     "    set lmargin at screen 0.06\n    set rmargin at screen 0.74\n");
-    for (int k = 0; k < 2; k++) {
-        char rid[128], title[400];
-        snprintf(rid, sizeof rid, "%s.%s", id, TIMELINE_STRATEGIES[k]);
+    for (int k = 0; k < n; k++) {
+        char rid[SE_CASE_ID_SIZE], title[400];
+        se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, rid, sizeof rid);
         const json_t *rep = se_rundata_find(json_object_get(rd->traces, "traces"), "case", rid);
         snprintf(title, sizeof title,
                  "%s: %" JSON_INTEGER_FORMAT " tasks on %" JSON_INTEGER_FORMAT " SMs, span %.3f us, "
                  "overlap of later phases %.3f, checks: %s",
-                 TIMELINE_STRATEGIES[k], json_integer_value(json_object_get(rep, "records")),
+                 se_strategy_get(tl[k])->name, json_integer_value(json_object_get(rep, "records")),
                  json_integer_value(se_json_path(rep, "sm.sms_used")), (double)span[k] / 1e3,
                  se_json_num(json_object_get(rep, "overlap"), "fraction"),
                  se_json_str(rep, "verdict", "?"));

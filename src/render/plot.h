@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "model/se_common.h"
+#include "model/strategy.h"
 #include "render/buf.h"
 #include "bundle/rundata.h"
 
@@ -37,6 +38,15 @@ se_status se_plot_prepare(se_rundata *rd, const char *dir, se_figure figs[SE_NFI
                           se_err *err);
 
 void se_plot_free(se_figure figs[SE_NFIGURES]);
+
+/* The strategies the timelines (fig4) show, in table order: per
+ * cooperative kernel (coop_group), its strategy launched on a stream.
+ * Returns how many, at most max. */
+int se_timeline_strategies(se_strategy *out, int max);
+
+/* The shape the timelines show: 4096x4096 if the run has a trace of every
+ * timeline strategy on it, else the largest shape that has; NULL if none. */
+const se_shape *se_timeline_shape(const se_rundata *rd);
 
 /* Runs `gnuplot --version`; version gets its first line ("gnuplot 5.4
  * patchlevel 4"). A missing gnuplot is an error saying how to install it. */
