@@ -11,25 +11,8 @@
 #include "model/se_common.h"
 #include "model/strategy.h"
 #include "render/buf.h"
+#include "render/plot_util.h"
 #include "bundle/rundata.h"
-
-#define SE_NFIGURES 5
-
-/* How gnuplot is run, in the figures directory; the script path follows. */
-#define SE_GNUPLOT_ENV "LC_ALL=C"
-#define SE_GNUPLOT_ARGS "gnuplot -d"
-
-typedef struct se_figure {
-    const char *name;       /* "fig1_latency": also the base name of its files */
-    const char *shows;      /* one line: what it shows */
-    char title[512];        /* the title drawn on it */
-    int width, height;      /* pixels (PNG) and SVG units */
-    int omitted;            /* the run has nothing to draw it from */
-    char why_omitted[256];
-    char script[64];        /* "gnuplot/fig1_latency.gp" */
-    se_strlist run_files;   /* files of the run it was drawn from */
-    se_strlist data_files;  /* "data/fig1_latency.tsv", ... */
-} se_figure;
 
 /* Writes every figure's data files and script into dir (which exists),
  * creating dir/data and dir/gnuplot; fills figs. Free figs with
