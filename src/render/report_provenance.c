@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/paths.h"
+#include "model/strategy.h"
+
 static void provenance_row(se_doc *d, char cells[][SE_REP_CELL], const char *scope,
                            const json_t *s, const char *file, const char *file_hex,
                            const json_t *val, const char *input_hex)
@@ -61,7 +64,8 @@ se_status se_rep_provenance(se_doc *d, se_rundata *rd, se_err *err)
         const json_t *val = se_rundata_validation_case(rd, cells[0]);
         const char *input = NULL;
         if (!val) {
-            snprintf(cid, sizeof cid, "%s.stream", cells[1]);
+            se_case_id_make(se_rep_int(c, "rows"), se_rep_int(c, "cols"),
+                            se_strategy_get(SE_S_STREAM)->name, cid, sizeof cid);
             const json_t *any = se_rundata_validation_case(rd, cid);
             if (!any)
                 any = se_rundata_find(json_object_get(rd->validation, "cases"), "shape",

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/paths.h"
 #include "bundle/peers.h"
+#include "model/strategy.h"
 
 static void scope_row(se_doc *d, const json_t *c, const char *scope)
 {
@@ -38,7 +40,7 @@ static void scope_row(se_doc *d, const json_t *c, const char *scope)
         snprintf(cells[9], SE_REP_CELL, "%.4f [%.4f, %.4f]", se_json_num(r, "ratio"),
                  json_number_value(json_array_get(rc, 0)), json_number_value(json_array_get(rc, 1)));
     } else {
-        snprintf(cells[9], SE_REP_CELL, "%s", strcmp(what, "stream") == 0 ? "1 (baseline)" : "-");
+        snprintf(cells[9], SE_REP_CELL, "%s", se_strategy_find(what) == SE_S_STREAM ? "1 (baseline)" : "-");
     }
     if (json_object_get(s, "gbps"))
         snprintf(cells[10], SE_REP_CELL, "%.1f", se_json_num(s, "gbps"));
@@ -119,8 +121,36 @@ void se_rep_timing(se_doc *d, const se_rundata *rd)
              se_json_num(g, "value"), se_json_str(g, "formula", "?"), se_rep_int(g, "barriers"));
 }
 
-static const char *const TILED[] = {"stream", "graph", "fusion", "fusion-graph", "megakernel",
-                                    "megakernel-graph"};
+/* The device median of a case, 0 if the run has none. */
+static double device_median(const se_rundata *rd, const se_shape *sh, se_strategy k)
+{
+    char cid[SE_CASE_ID_SIZE];
+    se_case_id_make(sh->rows, sh->cols, se_strategy_get(k)->name, cid, sizeof cid);
+    const json_t *c = se_rundata_summary_case(rd, cid);
+    return c ? json_number_value(se_json_path(c, "scopes.device.median_ns")) : 0;
+}
+
+/* DERIVED (to be read from summary.json's derived.<shape>.fastest_tiled):
+ * the tiled strategy with the smallest device median on a shape and that
+ * median; NULL if the run has none. */
+static const char *fastest_tiled(const se_rundata *rd, const se_shape *sh, double *median)
+{
+    const char *best = NULL;
+    *median = 0;
+    for (int k = 0; k < SE_NSTRATEGIES; k++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+        char cid[SE_CASE_ID_SIZE];
+        se_case_id_make(sh->rows, sh->cols, info->name, cid, sizeof cid);
+        if (!info->tiled || !se_rundata_summary_case(rd, cid))
+            continue;
+        double m = device_median(rd, sh, (se_strategy)k);
+        if (!best || m < *median) {
+            best = info->name;
+            *median = m;
+        }
+    }
+    return best;
+}
 
 void se_rep_cudnn(se_doc *d, const se_rundata *rd)
 {
@@ -135,28 +165,14 @@ void se_rep_cudnn(se_doc *d, const se_rundata *rd)
                    "(us)|fastest tiled / cudnn|cudnn max rel err vs float64|stream max rel diff "
                    "vs cudnn", NULL);
     for (size_t i = 0; i < rd->p.n_shapes; i++) {
-        char id[64], cid[128];
-        se_rundata_shape_id(&rd->p.shapes[i], id, sizeof id);
-        snprintf(cid, sizeof cid, "%s.cudnn", id);
-        const json_t *cu = se_rundata_summary_case(rd, cid);
-        if (!cu)
+        const se_shape *sh = &rd->p.shapes[i];
+        char id[SE_CASE_ID_SIZE], cid[SE_CASE_ID_SIZE];
+        se_shape_id(sh->rows, sh->cols, id, sizeof id);
+        se_case_id_make(sh->rows, sh->cols, se_strategy_get(SE_S_CUDNN)->name, cid, sizeof cid);
+        if (!se_rundata_summary_case(rd, cid))
             continue;
-        double cm = json_number_value(se_json_path(cu, "scopes.device.median_ns"));
-        const char *best = NULL;
-        double bm = 0, sm = 0;
-        for (size_t k = 0; k < sizeof TILED / sizeof TILED[0]; k++) {
-            snprintf(cid, sizeof cid, "%s.%s", id, TILED[k]);
-            const json_t *c = se_rundata_summary_case(rd, cid);
-            if (!c)
-                continue;
-            double m = json_number_value(se_json_path(c, "scopes.device.median_ns"));
-            if (k == 0)
-                sm = m;
-            if (!best || m < bm) {
-                best = TILED[k];
-                bm = m;
-            }
-        }
+        double cm = device_median(rd, sh, SE_S_CUDNN), sm = device_median(rd, sh, SE_S_STREAM), bm;
+        const char *best = fastest_tiled(rd, sh, &bm);
         char cells[8][SE_REP_CELL];
         snprintf(cells[0], SE_REP_CELL, "%s", id);
         se_rep_us(cells[1], SE_REP_CELL, cm);
@@ -172,10 +188,9 @@ void se_rep_cudnn(se_doc *d, const se_rundata *rd)
             snprintf(cells[4], SE_REP_CELL, "-");
             snprintf(cells[5], SE_REP_CELL, "-");
         }
-        snprintf(cid, sizeof cid, "%s.cudnn", id);
         snprintf(cells[6], SE_REP_CELL, "%.3e",
                  se_json_num(se_rundata_validation_case(rd, cid), "max_rel_err"));
-        snprintf(cid, sizeof cid, "%s.stream", id);
+        se_case_id_make(sh->rows, sh->cols, se_strategy_get(SE_S_STREAM)->name, cid, sizeof cid);
         const json_t *v = se_rundata_validation_case(rd, cid);
         if (v)
             snprintf(cells[7], SE_REP_CELL, "%.3e", se_json_num(v, "vs_cudnn_max_rel"));
