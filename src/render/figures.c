@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "bundle/fsutil.h"
+#include "bundle/json.h"
 #include "bundle/manifest.h"
 #include "bundle/verify.h"
 #include "render/buf.h"
@@ -33,14 +34,10 @@
 #define PROVENANCE "provenance.json"
 #define PROVENANCE_FORMAT "softmax-evidence-figures"
 
-typedef enum out_state { OUT_NEW, OUT_EMPTY, OUT_PREVIOUS } out_state;
-
 typedef struct out_paths {
     char out[PATH_MAX];    /* OUT_DIR without trailing slashes */
     char parent[PATH_MAX]; /* its parent directory */
     char base[NAME_MAX + 1];
-    char tmp[PATH_MAX + NAME_MAX + 32]; /* parent/.base.incomplete-XXXXXX */
-    out_state state;
 } out_paths;
 
 static se_status verify_first(const char *run_dir, FILE *out, se_err *err)
@@ -109,9 +106,9 @@ static int holds_previous_output(const char *dir)
 {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/" PROVENANCE, dir);
-    json_t *j = json_load_file(path, 0, NULL);
-    const char *f = json_string_value(json_object_get(j, "format"));
-    int ok = f && strcmp(f, PROVENANCE_FORMAT) == 0;
+    json_t *j = NULL;
+    se_err ignored;
+    int ok = se_json_load(path, PROVENANCE, PROVENANCE_FORMAT, 1, NULL, &j, &ignored) == SE_OK;
     json_decref(j);
     return ok;
 }
@@ -133,7 +130,6 @@ static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
     if (lstat(o->out, &sb) != 0) {
         if (errno != ENOENT)
             return se_fail(err, SE_ERR_IO, "figures: OUT_DIR %s: %s", o->out, strerror(errno));
-        o->state = OUT_NEW;
         return SE_OK;
     }
     if (S_ISLNK(sb.st_mode))
@@ -156,7 +152,6 @@ static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
             entries++;
     closedir(d);
     if (entries == 0) {
-        o->state = OUT_EMPTY;
         return SE_OK;
     }
     if (!holds_previous_output(o->out))
@@ -164,7 +159,6 @@ static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
                        "figures: OUT_DIR %s is not empty and holds no previous figures output (no "
                        PROVENANCE " of format " PROVENANCE_FORMAT "); give a new or empty directory",
                        o->out);
-    o->state = OUT_PREVIOUS;
     return SE_OK;
 }
 
@@ -311,7 +305,7 @@ static se_status write_provenance(se_rundata *rd, const se_figure *figs, const c
 /* ---- the command -------------------------------------------------------- */
 
 static se_status build(se_rundata *rd, const char *dir, const char *run_dir, const char *gnuplot,
-                       se_figure *figs, FILE *out, se_err *err)
+                       se_figure *figs, FILE *out, se_doc *report, se_err *err)
 {
     se_status st = se_plot_prepare(rd, dir, figs, err);
     if (st == SE_OK && out)
@@ -327,40 +321,10 @@ static se_status build(se_rundata *rd, const char *dir, const char *run_dir, con
         st = se_plot_draw(dir, &figs[i], out, err);
     }
     if (st == SE_OK)
-        st = se_report_write(rd, figs, dir, err);
+        st = se_report_write(rd, figs, dir, report, err);
     if (st == SE_OK)
         st = write_provenance(rd, figs, dir, run_dir, gnuplot, err);
     return st;
-}
-
-/* Moves the finished temporary directory to OUT_DIR, replacing an empty
- * directory or a previous output. */
-static se_status install(out_paths *o, se_err *err)
-{
-    if (o->state != OUT_PREVIOUS) {
-        if (rename(o->tmp, o->out) != 0)
-            return se_fail(err, SE_ERR_IO, "figures: renaming %s to %s failed: %s", o->tmp, o->out,
-                           strerror(errno));
-        return SE_OK;
-    }
-    char old[sizeof o->tmp];
-    snprintf(old, sizeof old, "%s/.%s.old-XXXXXX", o->parent, o->base);
-    if (!mkdtemp(old))
-        return se_fail(err, SE_ERR_IO, "figures: %s cannot be created: %s", old, strerror(errno));
-    if (rename(o->out, old) != 0) {
-        int e = errno;
-        rmdir(old);
-        return se_fail(err, SE_ERR_IO, "figures: moving the previous output %s aside failed: %s",
-                       o->out, strerror(e));
-    }
-    if (rename(o->tmp, o->out) != 0) {
-        int e = errno;
-        rename(old, o->out);
-        return se_fail(err, SE_ERR_IO, "figures: renaming %s to %s failed: %s", o->tmp, o->out,
-                       strerror(e));
-    }
-    se_remove_tree(old);
-    return SE_OK;
 }
 
 static void list_written(FILE *out, const out_paths *o, const se_figure *figs)
@@ -381,6 +345,12 @@ static void list_written(FILE *out, const out_paths *o, const se_figure *figs)
 
 se_status se_figures_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err)
 {
+    return se_figures_make(run_dir, out_dir, out, NULL, err);
+}
+
+se_status se_figures_make(const char *run_dir, const char *out_dir, FILE *out, se_doc *report,
+                          se_err *err)
+{
     out_paths o;
     memset(&o, 0, sizeof o);
     se_status st = split_out(out_dir, &o, err);
@@ -399,23 +369,18 @@ se_status se_figures_main(const char *run_dir, const char *out_dir, FILE *out, s
     st = se_rundata_load(run_dir, &rd, err);
     if (st != SE_OK)
         return st;
-    st = se_mkdirs(o.parent, err);
-    if (st == SE_OK) {
-        snprintf(o.tmp, sizeof o.tmp, "%s/.%s.incomplete-XXXXXX", o.parent, o.base);
-        if (!mkdtemp(o.tmp))
-            st = se_fail(err, SE_ERR_IO, "figures: a temporary directory in %s cannot be created: %s",
-                         o.parent, strerror(errno));
-        else
-            chmod(o.tmp, 0755);
-    }
+    /* check_out allowed only a new or empty OUT_DIR or a previous figures
+     * output: se_publish replaces it whole, or leaves it as it was. */
+    se_publish pb;
+    st = se_publish_begin(&pb, o.out, "figures", err);
     se_figure figs[SE_NFIGURES];
     memset(figs, 0, sizeof figs);
     if (st == SE_OK) {
-        st = build(&rd, o.tmp, run_dir, gnuplot, figs, out, err);
+        st = build(&rd, pb.tmp, run_dir, gnuplot, figs, out, report, err);
         if (st == SE_OK)
-            st = install(&o, err);
-        if (st != SE_OK)
-            se_remove_tree(o.tmp);
+            st = se_publish_commit(&pb, err);
+        else
+            se_publish_abort(&pb);
     }
     if (st == SE_OK && out)
         list_written(out, &o, figs);

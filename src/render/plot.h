@@ -9,26 +9,10 @@
 #include <stdio.h>
 
 #include "model/se_common.h"
+#include "model/strategy.h"
 #include "render/buf.h"
+#include "render/plot_util.h"
 #include "bundle/rundata.h"
-
-#define SE_NFIGURES 5
-
-/* How gnuplot is run, in the figures directory; the script path follows. */
-#define SE_GNUPLOT_ENV "LC_ALL=C"
-#define SE_GNUPLOT_ARGS "gnuplot -d"
-
-typedef struct se_figure {
-    const char *name;       /* "fig1_latency": also the base name of its files */
-    const char *shows;      /* one line: what it shows */
-    char title[512];        /* the title drawn on it */
-    int width, height;      /* pixels (PNG) and SVG units */
-    int omitted;            /* the run has nothing to draw it from */
-    char why_omitted[256];
-    char script[64];        /* "gnuplot/fig1_latency.gp" */
-    se_strlist run_files;   /* files of the run it was drawn from */
-    se_strlist data_files;  /* "data/fig1_latency.tsv", ... */
-} se_figure;
 
 /* Writes every figure's data files and script into dir (which exists),
  * creating dir/data and dir/gnuplot; fills figs. Free figs with
@@ -37,6 +21,15 @@ se_status se_plot_prepare(se_rundata *rd, const char *dir, se_figure figs[SE_NFI
                           se_err *err);
 
 void se_plot_free(se_figure figs[SE_NFIGURES]);
+
+/* The strategies the timelines (fig4) show, in table order: per
+ * cooperative kernel (coop_group), its strategy launched on a stream.
+ * Returns how many, at most max. */
+int se_timeline_strategies(se_strategy *out, int max);
+
+/* The shape the timelines show: 4096x4096 if the run has a trace of every
+ * timeline strategy on it, else the largest shape that has; NULL if none. */
+const se_shape *se_timeline_shape(const se_rundata *rd);
 
 /* Runs `gnuplot --version`; version gets its first line ("gnuplot 5.4
  * patchlevel 4"). A missing gnuplot is an error saying how to install it. */

@@ -1,5 +1,8 @@
 /*
- * site.c - the static evidence site (see site.h and docs/SITE.md).
+ * site.c - the static evidence site (see site.h and docs/SITE.md). Every
+ * page is one document (render/doc.h) inside the site's frame (navigation,
+ * title, footer); the results page is the figures' report document itself.
+ * The site is built in a temporary folder and published with se_publish.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render/site.h"
@@ -9,45 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
-#include "render/trace_export.h"
 #include "bundle/fsutil.h"
+#include "bundle/json.h"
 #include "bundle/manifest.h"
+#include "bundle/paths.h"
+#include "bundle/rundata.h"
 #include "bundle/verify.h"
+#include "model/strategy.h"
+#include "render/buf.h"
+#include "render/doc.h"
 #include "render/figures.h"
+#include "render/plot.h"
+#include "render/trace_export.h"
 
 #define PATH_SIZE 4400
+#define MAX_TIMELINES 8
 
 typedef struct site {
-    const char *run;   /* the run directory */
-    char tmp[PATH_SIZE];
-    char timeline_shape[64]; /* rows x cols of the traces kept in full, e.g. 4096x4096 */
-    json_t *run_json, *env, *summary, *validation, *traces, *protocol;
+    const char *run;  /* the run directory */
+    const char *tmp;  /* the folder being filled */
+    se_rundata rd;
+    json_t *protocol;
+    char timeline_shape[SE_CASE_ID_SIZE]; /* the shape whose traces are kept in full */
+    int64_t tl_rows, tl_cols;
+    se_strategy timelines[MAX_TIMELINES];  /* the strategies fig4 shows */
+    int n_timelines;
 } site;
-
-static json_t *load(const char *dir, const char *rel)
-{
-    char path[PATH_SIZE];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    return json_load_file(path, 0, NULL);
-}
-
-/* HTML-escaped text. */
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
 
 static const char *str(const json_t *o, const char *k)
 {
@@ -55,35 +48,60 @@ static const char *str(const json_t *o, const char *k)
     return s ? s : "";
 }
 
+/* "a", "a and b", "a, b and c". */
+static void join_names(char *buf, size_t size, const char *const *names, int n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+                         names[i]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
 /* Which raw-run files the site keeps: everything but the arrays and the
- * traces of shapes other than the timeline shape (their costs and checks
- * are kept: traces.json and the .traced/.untraced samples). */
+ * traces other than the timeline strategies' on the timeline shape (the
+ * costs and checks of all traces are kept: traces.json, outputs.csv and
+ * the traced/untraced samples). */
 static int selected(const site *s, const char *path)
 {
     if (strncmp(path, "arrays/", 7) == 0)
         return 0;
-    if (strncmp(path, "traces/", 7) == 0) {
-        const char *name = path + 7;
-        if (strcmp(name, "outputs.csv") == 0 || strstr(name, ".traced.csv") ||
-            strstr(name, ".untraced.csv"))
+    if (strncmp(path, "traces/", 7) != 0 || strcmp(path, SE_TRACE_OUTPUTS_CSV) == 0)
+        return 1;
+    for (int k = 0; k < s->n_timelines; k++) {
+        char id[SE_CASE_ID_SIZE], rel[256];
+        se_case_id_make(s->tl_rows, s->tl_cols, se_strategy_get(s->timelines[k])->name, id,
+                        sizeof id);
+        se_path_trace(id, rel, sizeof rel);
+        if (strcmp(path, rel) == 0)
             return 1;
-        size_t n = strlen(s->timeline_shape);
-        return strncmp(name, s->timeline_shape, n) == 0 && name[n] == '.' &&
-               (strcmp(name + n, ".fusion.csv") == 0 || strcmp(name + n, ".megakernel.csv") == 0);
     }
-    return 1;
+    /* The traced and untraced samples of every traced case are kept. */
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(s->rd.traces, "traces"), i, t) {
+        for (int traced = 0; traced < 2; traced++) {
+            char rel[256];
+            se_path_trace_timed(str(t, "case"), traced, rel, sizeof rel);
+            if (strcmp(path, rel) == 0)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 /* Copies the selected files and lists the others, with their hashes, in
  * LEFT_OUT.sha256 (the run's manifest lines, unchanged). */
-static se_status copy_run(site *s, size_t *kept, size_t *left, se_err *err)
+static se_status copy_run(const site *s, size_t *kept, size_t *left, se_err *err)
 {
     char path[PATH_SIZE], dst[PATH_SIZE * 3];
-    snprintf(path, sizeof path, "%s/%s", s->run, SE_MANIFEST_NAME);
+    se_path_join(s->run, SE_MANIFEST_NAME, path, sizeof path);
     FILE *m = fopen(path, "r");
     if (!m)
         return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", path, strerror(errno));
-    snprintf(dst, sizeof dst, "%s/%s", s->tmp, SE_SITE_LEFT_OUT);
+    se_path_join(s->tmp, SE_SITE_LEFT_OUT, dst, sizeof dst);
     FILE *lo = fopen(dst, "w");
     se_status st = lo ? SE_OK : se_fail(err, SE_ERR_IO, "%s: cannot be written", dst);
     char line[4600];
@@ -109,12 +127,14 @@ static se_status copy_run(site *s, size_t *kept, size_t *left, se_err *err)
     if (lo && fclose(lo) != 0 && st == SE_OK)
         st = se_fail(err, SE_ERR_IO, "%s: cannot be written", SE_SITE_LEFT_OUT);
     if (st == SE_OK) {
-        snprintf(path, sizeof path, "%s/%s", s->run, SE_MANIFEST_NAME);
+        se_path_join(s->run, SE_MANIFEST_NAME, path, sizeof path);
         snprintf(dst, sizeof dst, "%s/run/%s", s->tmp, SE_MANIFEST_NAME);
         st = se_copy_file(path, dst, err);
     }
     return st;
 }
+
+/* ---- the page frame ----------------------------------------------------- */
 
 static const char *pages[][2] = {
     {"index.html", "Overview"},        {"protocol.html", "Protocol"},
@@ -123,394 +143,488 @@ static const char *pages[][2] = {
 };
 #define N_PAGES (sizeof pages / sizeof pages[0])
 
-static FILE *page_open(const site *s, const char *file, const char *title, se_err *err)
+/* Writes file: the frame around d, then (when not NULL) the document
+ * inner with its relative paths under inner_base, in a report block. */
+static se_status page_write(const site *s, const char *file, const char *title, const se_doc *d,
+                            const se_doc *inner, const char *inner_base, se_err *err)
 {
-    char path[PATH_SIZE * 2];
-    snprintf(path, sizeof path, "%s/%s", s->tmp, file);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        se_fail(err, SE_ERR_IO, "%s: cannot be written", path);
-        return NULL;
-    }
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    esc(f, title);
-    fprintf(f, " - softmax-evidence run ");
-    esc(f, str(s->run_json, "run_id"));
-    fprintf(f, "</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n"
-               /* A self-check the browser tests read: images that failed to load. */
-               "<script>window.addEventListener('load', function () {\n"
-               "  var bad = 0;\n"
-               "  for (var i = 0; i < document.images.length; i++)\n"
-               "    if (!document.images[i].complete || document.images[i].naturalWidth === 0) bad++;\n"
-               "  document.body.setAttribute('data-images', document.images.length);\n"
-               "  document.body.setAttribute('data-broken-images', bad);\n"
-               "});</script>\n</head>\n<body>\n<nav>");
+    se_buf b = {0};
+    se_buf_add(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                   "<title>");
+    se_doc_esc_html(&b, title);
+    se_buf_add(&b, " - softmax-evidence run ");
+    se_doc_esc_html(&b, s->rd.run_id);
+    se_buf_add(&b, "</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n"
+                   /* A self-check the browser tests read: images that failed to load. */
+                   "<script>window.addEventListener('load', function () {\n"
+                   "  var bad = 0;\n"
+                   "  for (var i = 0; i < document.images.length; i++)\n"
+                   "    if (!document.images[i].complete || document.images[i].naturalWidth === 0) bad++;\n"
+                   "  document.body.setAttribute('data-images', document.images.length);\n"
+                   "  document.body.setAttribute('data-broken-images', bad);\n"
+                   "});</script>\n</head>\n<body>\n<nav>");
     for (size_t i = 0; i < N_PAGES; i++)
-        fprintf(f, "<a href=\"%s\"%s>%s</a> ", pages[i][0],
-                strcmp(pages[i][0], file) == 0 ? " class=\"here\"" : "", pages[i][1]);
-    fprintf(f, "</nav>\n<main>\n<h1>");
-    esc(f, title);
-    fprintf(f, "</h1>\n");
-    return f;
+        se_buf_printf(&b, "<a href=\"%s\"%s>%s</a> ", pages[i][0],
+                      strcmp(pages[i][0], file) == 0 ? " class=\"here\"" : "", pages[i][1]);
+    se_buf_add(&b, "</nav>\n<main>\n");
+    se_doc_html(d, NULL, &b);
+    if (inner) {
+        se_buf_add(&b, "<div class=\"report\">\n");
+        se_doc_html(inner, inner_base, &b);
+        se_buf_add(&b, "</div>\n");
+    }
+    se_buf_add(&b, "</main>\n<footer>Run ");
+    se_doc_esc_html(&b, s->rd.run_id);
+    se_buf_add(&b, " on ");
+    se_doc_esc_html(&b, str(json_object_get(s->rd.env, "gpu"), "name"));
+    se_buf_printf(&b, ". Every file of this site is listed with its SHA-256 in "
+                      "<a href=\"%s\">%s</a>.</footer>\n</body>\n</html>\n",
+                  SE_SITE_MANIFEST, SE_SITE_MANIFEST);
+    char path[PATH_SIZE * 2];
+    se_path_join(s->tmp, file, path, sizeof path);
+    se_status st = se_doc_check(d, file, err);
+    if (st == SE_OK && inner)
+        st = se_doc_check(inner, file, err);
+    if (st == SE_OK)
+        st = se_buf_write_file(&b, path, file, err);
+    se_buf_free(&b);
+    return st;
 }
 
-static se_status page_close(FILE *f, const site *s, const char *file, se_err *err)
+/* A page: the document d (its title as first heading) written and freed. */
+static se_status page_finish(const site *s, const char *file, const char *title, se_doc *d,
+                             se_err *err)
 {
-    fprintf(f, "</main>\n<footer>Run ");
-    esc(f, str(s->run_json, "run_id"));
-    fprintf(f, " on ");
-    esc(f, str(json_object_get(s->env, "gpu"), "name"));
-    fprintf(f, ". Every file of this site is listed with its SHA-256 in "
-               "<a href=\"%s\">%s</a>.</footer>\n</body>\n</html>\n", SE_SITE_MANIFEST, SE_SITE_MANIFEST);
-    if (ferror(f) | (fclose(f) != 0))
-        return se_fail(err, SE_ERR_IO, "%s: writing failed", file);
-    return SE_OK;
+    se_status st = page_write(s, file, title, d, NULL, NULL, err);
+    se_doc_free(d);
+    return st;
 }
 
-static void figure(FILE *f, const char *name, const char *caption)
+static void figure(se_doc *d, const char *name, const char *caption)
 {
-    fprintf(f, "<figure><a href=\"figures/%s.svg\"><img src=\"figures/%s.png\" alt=\"", name, name);
-    esc(f, caption);
-    fprintf(f, "\"></a><figcaption>");
-    esc(f, caption);
-    fprintf(f, " (<a href=\"figures/%s.svg\">SVG</a>)</figcaption></figure>\n", name);
+    char png[96], svg[96];
+    snprintf(png, sizeof png, "figures/%s.png", name);
+    snprintf(svg, sizeof svg, "figures/%s.svg", name);
+    se_doc_figure(d, png, svg, caption, 0);
+    se_doc_text(d, "%s (", caption);
+    se_doc_link(d, svg, "SVG");
+    se_doc_text(d, ")");
+    se_doc_end(d);
 }
 
-/* Per shape: each strategy's device-time median, ratio to stream, fraction of copy. */
-static void headline_table(FILE *f, const site *s)
+/* ---- the pages ------------------------------------------------------------ */
+
+/* The program's strategy table, one row per strategy. */
+static void strategies_table(se_doc *d)
 {
-    fprintf(f, "<table>\n<tr><th>shape</th><th>strategy</th><th>launch</th><th>device time, "
-               "median (us)</th><th>95%% interval (us)</th><th>time / stream</th><th>fraction of "
-               "copy bandwidth</th></tr>\n");
+    se_doc_table(d, "strategy|role|mechanism|launch|description", NULL);
+    for (int k = 0; k < SE_NSTRATEGIES; k++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+        const char *cells[5] = {info->name, se_role_name(info->role), info->mechanism,
+                                info->launch, info->description};
+        se_doc_row(d, 5, cells);
+    }
+    se_doc_table_end(d);
+}
+
+/* Per shape: each case's device-time median, ratio to stream, fraction of copy. */
+static void headline_table(se_doc *d, const site *s)
+{
+    se_doc_table(d, "shape|strategy|launch|device time, median (us)|95% interval (us)|time / "
+                    "stream|fraction of copy bandwidth", "lllrrrr");
     size_t i;
     json_t *c;
-    json_array_foreach(json_object_get(s->summary, "cases"), i, c) {
-        json_t *d = json_object_get(json_object_get(c, "scopes"), "device");
-        json_t *ci = json_object_get(d, "median_ci95_ns");
-        json_t *r = json_object_get(json_object_get(d, "time_ratio_to_stream"), "ratio");
-        json_t *fr = json_object_get(d, "fraction_of_copy");
-        fprintf(f, "<tr><td>");
-        esc(f, str(c, "shape"));
-        fprintf(f, "</td><td>");
-        esc(f, str(c, "what"));
-        fprintf(f, "</td><td>");
-        esc(f, str(c, "launch"));
-        fprintf(f, "</td><td class=\"n\">%.2f</td><td class=\"n\">%.2f to %.2f</td>",
-                json_number_value(json_object_get(d, "median_ns")) / 1e3,
-                json_number_value(json_array_get(ci, 0)) / 1e3,
-                json_number_value(json_array_get(ci, 1)) / 1e3);
+    json_array_foreach(json_object_get(s->rd.summary, "cases"), i, c) {
+        const json_t *dev = se_json_path(c, "scopes.device");
+        const json_t *ci = json_object_get(dev, "median_ci95_ns");
+        const json_t *r = se_json_path(dev, "time_ratio_to_stream.ratio");
+        const json_t *fr = json_object_get(dev, "fraction_of_copy");
+        char median[32], interval[64], ratio[32] = "-", frac[32] = "-";
+        snprintf(median, sizeof median, "%.2f", se_json_num(dev, "median_ns") / 1e3);
+        snprintf(interval, sizeof interval, "%.2f to %.2f",
+                 json_number_value(json_array_get(ci, 0)) / 1e3,
+                 json_number_value(json_array_get(ci, 1)) / 1e3);
         if (r)
-            fprintf(f, "<td class=\"n\">%.3f</td>", json_number_value(r));
-        else
-            fprintf(f, "<td class=\"n\">-</td>");
+            snprintf(ratio, sizeof ratio, "%.3f", json_number_value(r));
         if (fr)
-            fprintf(f, "<td class=\"n\">%.3f</td></tr>\n", json_number_value(fr));
-        else
-            fprintf(f, "<td class=\"n\">-</td></tr>\n");
+            snprintf(frac, sizeof frac, "%.3f", json_number_value(fr));
+        const char *cells[7] = {str(c, "shape"), str(c, "what"), str(c, "launch"), median,
+                                interval, ratio, frac};
+        se_doc_row(d, 7, cells);
     }
-    fprintf(f, "</table>\n");
+    se_doc_table_end(d);
 }
 
 static se_status write_index(const site *s, se_err *err)
 {
-    FILE *f = page_open(s, "index.html", "Graphs, fusion and a megakernel against stream launches", err);
-    if (!f)
-        return SE_ERR_IO;
-    fprintf(f, "<p>How much do CUDA graphs, kernel fusion and a megakernel save over ordinary "
-               "stream launches on a tiled, multi-phase GPU operation, and what is the proof? "
-               "This site holds the evidence of one run of <em>softmax-evidence</em> on an "
-               "RMS-scaled softmax (<code>y = softmax(x / rms(x))</code> per row, fp32), split "
-               "into tiles of columns so that every row needs cross-block reductions in five "
-               "phases: A per-tile sums of squares and maxima, B per-row scale and maximum, C "
-               "per-tile sums of exponentials, D per-row normalizer, E the output.</p>\n");
-    fprintf(f, "<h2>The four strategies</h2>\n<table>\n<tr><th>strategy</th><th>what it is</th></tr>\n"
-               "<tr><td>stream (baseline)</td><td>one ordinary kernel launch per phase on a stream; "
-               "no graph replay, no fusion; normal compiler optimizations</td></tr>\n"
-               "<tr><td>graph</td><td>the same five launches captured into a CUDA graph and "
-               "replayed</td></tr>\n"
-               "<tr><td>fusion</td><td>one cooperative kernel with a grid-wide barrier between "
-               "phases, on a stream and as a graph node</td></tr>\n"
-               "<tr><td>megakernel (toy)</td><td>one persistent kernel whose blocks pull ready "
-               "tasks from a queue, with per-row dependency counters, on a stream and as a graph "
-               "node</td></tr>\n</table>\n");
-    fprintf(f, "<p class=\"note\"><strong>The megakernel is a toy.</strong> ");
-    esc(f, str(s->run_json, "megakernel"));
-    fprintf(f, ".</p>\n<p>Controls measured in the same run: a device-to-device copy of the same "
-               "bytes (the bandwidth ceiling), empty launches on a stream and as a graph node, a "
-               "cooperative no-op launch and the cost of one grid barrier, a one-block-per-row "
-               "softmax (rowblock), and cuDNN's softmax on the pre-scaled input.</p>\n");
-    fprintf(f, "<h2>Headline figures</h2>\n");
-    figure(f, "fig2_speedup", "Speedup over the stream baseline, with bootstrap 95% intervals");
-    figure(f, "fig3_bandwidth", "Achieved bandwidth as a fraction of the same-run copy bandwidth");
-    figure(f, "fig1_latency", "Device time per instance, every sample, by shape and strategy");
-    fprintf(f, "<h2>Device time, L2 warm</h2>\n");
-    headline_table(f, s);
-    fprintf(f, "<p>Everything else: <a href=\"results.html\">full results</a>, "
-               "<a href=\"protocol.html\">the protocol</a>, <a href=\"provenance.html\">where every "
-               "number comes from</a>, <a href=\"traces.html\">dependency traces</a>, "
-               "<a href=\"reproduce.html\">how to reproduce</a>.</p>\n");
-    return page_close(f, s, "index.html", err);
+    static const char title[] = "Graphs, fusion and a megakernel against stream launches";
+    se_doc d = {0};
+    se_doc_heading(&d, 1, "%s", title);
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "How much do CUDA graphs, kernel fusion and a megakernel save over ordinary "
+                    "stream launches on a tiled, multi-phase GPU operation, and what is the proof? "
+                    "This site holds the evidence of one run of ");
+    se_doc_em(&d, "softmax-evidence");
+    se_doc_text(&d, " on an RMS-scaled softmax (");
+    se_doc_code(&d, "y = softmax(x / rms(x))");
+    se_doc_text(&d, " per row, fp32), split into tiles of columns so that every row needs "
+                    "cross-block reductions in five phases: A per-tile sums of squares and maxima, "
+                    "B per-row scale and maximum, C per-tile sums of exponentials, D per-row "
+                    "normalizer, E the output.");
+    se_doc_heading(&d, 2, "The strategies");
+    strategies_table(&d);
+    se_doc_begin(&d, SE_DOC_NOTE);
+    se_doc_strong(&d, "The megakernel is a toy.");
+    se_doc_text(&d, " %s.", str(s->rd.run, "megakernel"));
+    const char *others[SE_NSTRATEGIES];
+    int n_others = 0;
+    for (int k = 0; k < SE_NSTRATEGIES; k++)
+        if (!se_strategy_get((se_strategy)k)->tiled)
+            others[n_others++] = se_strategy_get((se_strategy)k)->name;
+    char names[512];
+    join_names(names, sizeof names, others, n_others);
+    se_doc_para(&d, "Controls measured in the same run: a device-to-device copy of the same bytes "
+                    "(the bandwidth ceiling), empty launches on a stream and as a graph node, a "
+                    "cooperative no-op launch and the cost of one grid barrier; the strategies of "
+                    "the table above that are not tiled (%s) are a control and a reference.",
+                names);
+    se_doc_heading(&d, 2, "Headline figures");
+    figure(&d, "fig2_speedup", "Speedup over the stream baseline, with bootstrap 95% intervals");
+    figure(&d, "fig3_bandwidth", "Achieved bandwidth as a fraction of the same-run copy bandwidth");
+    figure(&d, "fig1_latency", "Device time per instance, every sample, by shape and strategy");
+    se_doc_heading(&d, 2, "Device time, L2 warm");
+    headline_table(&d, s);
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "Everything else: ");
+    se_doc_link(&d, "results.html", "full results");
+    se_doc_text(&d, ", ");
+    se_doc_link(&d, "protocol.html", "the protocol");
+    se_doc_text(&d, ", ");
+    se_doc_link(&d, "provenance.html", "where every number comes from");
+    se_doc_text(&d, ", ");
+    se_doc_link(&d, "traces.html", "dependency traces");
+    se_doc_text(&d, ", ");
+    se_doc_link(&d, "reproduce.html", "how to reproduce");
+    se_doc_text(&d, ".");
+    return page_finish(s, "index.html", title, &d, err);
+}
+
+static void scope_item(se_doc *d, const char *scope, const char *what)
+{
+    se_doc_begin(d, SE_DOC_ITEM);
+    se_doc_strong(d, scope);
+    se_doc_text(d, ": %s", what);
 }
 
 static se_status write_protocol(const site *s, se_err *err)
 {
-    FILE *f = page_open(s, "protocol.html", "Protocol", err);
-    if (!f)
-        return SE_ERR_IO;
-    json_t *pr = json_object_get(s->run_json, "protocol");
-    fprintf(f, "<p>The measurement protocol fixes the workloads (shapes, tile size, input "
-               "distribution and seed), the strategies and controls, the fixed tolerances and "
-               "the measurement scopes with their sample and warm-up counts. This run used ");
-    esc(f, str(pr, "source"));
-    fprintf(f, " (SHA-256 <code>");
-    esc(f, str(pr, "source_sha256"));
-    fprintf(f, "</code>); the copy in the bundle, <a href=\"run/protocol.json\">run/protocol.json</a>, "
-               "has SHA-256 <code>");
-    esc(f, str(pr, "bundle_copy_sha256"));
-    fprintf(f, "</code>.</p>\n<h2>Scopes</h2>\n<ul>\n"
-               "<li><strong>device</strong>: CUDA events around all launches of one instance, L2 "
-               "warm, behind a blocking kernel so host submission is excluded.</li>\n"
-               "<li><strong>device_cold</strong>: the same after writing twice the L2 size.</li>\n"
-               "<li><strong>batch</strong>: events around back-to-back instances, divided.</li>\n"
-               "<li><strong>host</strong>: wall clock from the first launch call to stream "
-               "synchronize.</li>\n</ul>\n<p>Strategies are interleaved within every round in a "
-               "recorded order; the SM clock is read before every sample and throttled samples "
-               "are flagged, not dropped.</p>\n<h2>The file</h2>\n<pre>");
-    char *text = json_dumps(s->protocol, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    esc(f, text);
+    se_doc d = {0};
+    se_doc_heading(&d, 1, "Protocol");
+    const json_t *pr = json_object_get(s->rd.run, "protocol");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "The measurement protocol fixes the workloads (shapes, tile size, input "
+                    "distribution and seed), the strategies and controls, the fixed tolerances and "
+                    "the measurement scopes with their sample and warm-up counts. This run used "
+                    "%s (SHA-256 ", str(pr, "source"));
+    se_doc_code(&d, str(pr, "source_sha256"));
+    se_doc_text(&d, "); the copy in the bundle, ");
+    se_doc_link(&d, "run/" SE_PROTOCOL_JSON, "run/" SE_PROTOCOL_JSON);
+    se_doc_text(&d, ", has SHA-256 ");
+    se_doc_code(&d, str(pr, "bundle_copy_sha256"));
+    se_doc_text(&d, ".");
+    se_doc_heading(&d, 2, "Scopes");
+    scope_item(&d, "device", "CUDA events around all launches of one instance, L2 warm, behind a "
+                             "blocking kernel so host submission is excluded.");
+    scope_item(&d, "device_cold", "the same after writing twice the L2 size.");
+    scope_item(&d, "batch", "events around back-to-back instances, divided.");
+    scope_item(&d, "host", "wall clock from the first launch call to stream synchronize.");
+    se_doc_para(&d, "Strategies are interleaved within every round in a recorded order; the SM "
+                    "clock is read before every sample and throttled samples are flagged, not "
+                    "dropped.");
+    se_doc_heading(&d, 2, "The file");
+    char *text = json_dumps(s->protocol,
+                            JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    if (!text)
+        d.oom = 1;
+    else
+        se_doc_pre(&d, text);
     free(text);
-    fprintf(f, "</pre>\n");
-    return page_close(f, s, "protocol.html", err);
+    return page_finish(s, "protocol.html", "Protocol", &d, err);
 }
 
-/* The figures' report, inside the site's page frame. */
-static se_status write_results(const site *s, se_err *err)
+/* The figures' report document, inside the site's page frame, its paths
+ * under figures/. */
+static se_status write_results(const site *s, const se_doc *report, se_err *err)
 {
-    char path[PATH_SIZE * 2];
-    snprintf(path, sizeof path, "%s/figures/report.html", s->tmp);
-    FILE *in = fopen(path, "r");
-    if (!in)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read", path);
-    fseek(in, 0, SEEK_END);
-    long n = ftell(in);
-    rewind(in);
-    char *html = malloc((size_t)n + 1);
-    size_t got = html ? fread(html, 1, (size_t)n, in) : 0;
-    fclose(in);
-    if (!html)
-        return se_fail(err, SE_ERR_NOMEM, "report.html: out of memory");
-    html[got] = '\0';
-    char *body = strstr(html, "<body");
-    body = body ? strchr(body, '>') : NULL;
-    char *end = body ? strstr(body, "</body>") : NULL;
-    FILE *f = page_open(s, "results.html", "Full results", err);
-    if (!f) {
-        free(html);
-        return SE_ERR_IO;
-    }
-    fprintf(f, "<p>The report below is <a href=\"figures/report.html\">figures/report.html</a> "
-               "(also as <a href=\"figures/report.md\">Markdown</a>), drawn from the run after "
-               "it verified.</p>\n<div class=\"report\">\n");
-    if (body && end) {
-        *end = '\0';
-        /* Figure and data paths in the report are relative to figures/. */
-        for (char *p = body + 1; *p;) {
-            char *src = strstr(p, "src=\""), *href = strstr(p, "href=\"");
-            char *q = src && (!href || src < href) ? src : href;
-            if (!q) {
-                fputs(p, f);
-                break;
-            }
-            char *val = strchr(q, '"') + 1;
-            fwrite(p, 1, (size_t)(val - p), f);
-            if (strncmp(val, "http", 4) != 0 && val[0] != '#' && val[0] != '/' &&
-                strncmp(val, "../", 3) != 0)
-                fputs("figures/", f);
-            p = val;
-        }
-    }
-    fprintf(f, "</div>\n");
-    free(html);
-    return page_close(f, s, "results.html", err);
+    se_doc d = {0};
+    se_doc_heading(&d, 1, "Full results");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "The report below is ");
+    se_doc_link(&d, "figures/report.html", "figures/report.html");
+    se_doc_text(&d, " (also as ");
+    se_doc_link(&d, "figures/report.md", "Markdown");
+    se_doc_text(&d, "), drawn from the run after it verified.");
+    se_doc_end(&d);
+    se_status st = page_write(s, "results.html", "Full results", &d, report, "figures/", err);
+    se_doc_free(&d);
+    return st;
 }
 
 static se_status write_provenance(const site *s, se_err *err)
 {
-    FILE *f = page_open(s, "provenance.html", "Figure provenance", err);
-    if (!f)
-        return SE_ERR_IO;
-    fprintf(f, "<p>Every figure was drawn from verified run files; "
-               "<a href=\"figures/provenance.json\">figures/provenance.json</a> lists, for each, "
-               "the run files and their SHA-256, the data files and script, the command that drew "
-               "it and the figure's own hash.</p>\n<h2>Configuration mapping</h2>\n<table>\n"
-               "<tr><th>case</th><th>shape</th><th>tile</th><th>strategy</th><th>launch</th>"
-               "<th>samples file</th><th>input SHA-256</th><th>output SHA-256</th></tr>\n");
+    se_doc d = {0};
+    se_doc_heading(&d, 1, "Figure provenance");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "Every figure was drawn from verified run files; ");
+    se_doc_link(&d, "figures/provenance.json", "figures/provenance.json");
+    se_doc_text(&d, " lists, for each, the run files and their SHA-256, the data files and "
+                    "script, the command that drew it and the figure's own hash.");
+    se_doc_heading(&d, 2, "Configuration mapping");
+    se_doc_table(&d, "case|shape|tile|strategy|launch|samples file|input SHA-256|output SHA-256",
+                 "llrlllll");
     size_t i;
     json_t *c;
-    json_array_foreach(json_object_get(s->validation, "cases"), i, c) {
-        char sfile[200];
-        snprintf(sfile, sizeof sfile, "run/samples/%s.csv", str(c, "case"));
-        fprintf(f, "<tr><td>");
-        esc(f, str(c, "case"));
-        fprintf(f, "</td><td>");
-        esc(f, str(c, "shape"));
-        fprintf(f, "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td>",
-                json_integer_value(json_object_get(c, "tile")));
-        esc(f, str(c, "strategy"));
-        fprintf(f, "</td><td>%s</td><td><a href=\"", json_integer_value(json_object_get(c, "graph_nodes")) ? "graph" : "stream");
-        esc(f, sfile);
-        fprintf(f, "\">");
-        esc(f, sfile + 4);
-        fprintf(f, "</a></td><td><code>");
-        esc(f, str(c, "input_sha256"));
-        fprintf(f, "</code></td><td><code>");
-        esc(f, str(c, "output_sha256"));
-        fprintf(f, "</code></td></tr>\n");
+    json_array_foreach(json_object_get(s->rd.validation, "cases"), i, c) {
+        char rel[256], href[300];
+        se_path_samples(str(c, "case"), rel, sizeof rel);
+        snprintf(href, sizeof href, "run/%s", rel);
+        se_strategy k = se_strategy_find(str(c, "strategy"));
+        se_doc_begin(&d, SE_DOC_ROW);
+        se_doc_text(&d, "%s", str(c, "case"));
+        se_doc_cell(&d);
+        se_doc_text(&d, "%s", str(c, "shape"));
+        se_doc_cell(&d);
+        se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(c, "tile")));
+        se_doc_cell(&d);
+        se_doc_text(&d, "%s", str(c, "strategy"));
+        se_doc_cell(&d);
+        se_doc_text(&d, "%s", k < SE_NSTRATEGIES ? se_strategy_get(k)->launch : "?");
+        se_doc_cell(&d);
+        se_doc_link(&d, href, rel);
+        se_doc_cell(&d);
+        se_doc_code(&d, str(c, "input_sha256"));
+        se_doc_cell(&d);
+        se_doc_code(&d, str(c, "output_sha256"));
     }
-    fprintf(f, "</table>\n<p>Scopes and L2 state of every number: device (L2 warm), device_cold "
-               "(L2 flushed), batch (warm, steady state), host (warm, wall clock), each with the "
-               "protocol's sample count; the samples file holds every sample with its scope, L2 "
-               "state, round, position in the round and SM clock.</p>\n");
-    return page_close(f, s, "provenance.html", err);
+    se_doc_table_end(&d);
+    se_doc_para(&d, "Scopes and L2 state of every number: device (L2 warm), device_cold (L2 "
+                    "flushed), batch (warm, steady state), host (warm, wall clock), each with the "
+                    "protocol's sample count; the samples file holds every sample with its scope, "
+                    "L2 state, round, position in the round and SM clock.");
+    return page_finish(s, "provenance.html", "Figure provenance", &d, err);
 }
 
-static se_status write_traces(const site *s, const char *const *exported, size_t n_exp, se_err *err)
+static se_status write_traces(const site *s, char exported[][SE_CASE_ID_SIZE], int n_exp,
+                              se_err *err)
 {
-    FILE *f = page_open(s, "traces.html", "Dependency traces", err);
-    if (!f)
-        return SE_ERR_IO;
-    fprintf(f, "<p>A separate traced run of every strategy on every shape recorded, for every "
-               "task (phase, row, tile), its block, SM and <code>%%globaltimer</code> start and "
-               "end. The checks prove coverage (every task exactly once) and ordering (no task "
-               "starts before each task it depends on ended; for stream, graph and fusion, no "
-               "phase starts before the previous one ended everywhere). Timer resolution: %.0f "
-               "ns; no gap smaller than that means anything.</p>\n",
-            json_number_value(json_object_get(s->traces, "globaltimer_resolution_ns")));
-    figure(f, "fig4_timelines", "Fusion and megakernel timelines on the same shape, by SM, coloured by phase");
-    fprintf(f, "<h2>Perfetto</h2>\n<p>Open these in <code>ui.perfetto.dev</code> or "
-               "<code>chrome://tracing</code> (download, then load the file):</p>\n<ul>\n");
-    for (size_t i = 0; i < n_exp; i++)
-        fprintf(f, "<li><a href=\"traces/%s.perfetto.json\" download>%s</a></li>\n", exported[i],
-                exported[i]);
-    fprintf(f, "</ul>\n<p>Any other trace of the run: <code>softmax-evidence trace RUN_DIR CASE "
-               "-o FILE.json</code> on the complete bundle.</p>\n<h2>Checks</h2>\n<table>\n"
-               "<tr><th>case</th><th>verdict</th><th>tasks</th><th>missing</th><th>duplicated</th>"
-               "<th>edges checked</th><th>order violations</th><th>barrier violations</th>"
-               "<th>overlap</th><th>span (us)</th></tr>\n");
+    static const char title[] = "Dependency traces";
+    se_doc d = {0};
+    se_doc_heading(&d, 1, title);
+    const char *phased[SE_NSTRATEGIES], *shown[MAX_TIMELINES];
+    int n_phased = 0;
+    for (int k = 0; k < SE_NSTRATEGIES; k++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+        int seen = 0;
+        for (int j = 0; j < n_phased; j++)
+            seen |= strcmp(phased[j], info->mechanism) == 0;
+        if (info->trace == SE_TRACE_PHASED && !seen)
+            phased[n_phased++] = info->mechanism;
+    }
+    for (int k = 0; k < s->n_timelines; k++)
+        shown[k] = se_strategy_get(s->timelines[k])->name;
+    char phased_names[256], shown_names[256];
+    join_names(phased_names, sizeof phased_names, phased, n_phased);
+    join_names(shown_names, sizeof shown_names, shown, s->n_timelines);
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "A separate traced run of every strategy on every shape recorded, for every "
+                    "task (phase, row, tile), its block, SM and ");
+    se_doc_code(&d, "%globaltimer");
+    se_doc_text(&d, " start and end. The checks prove coverage (every task exactly once) and "
+                    "ordering (no task starts before each task it depends on ended; for %s, no "
+                    "phase starts before the previous one ended everywhere). Timer resolution: "
+                    "%.0f ns; no gap smaller than that means anything.", phased_names,
+                se_json_num(s->rd.traces, "globaltimer_resolution_ns"));
+    char caption[400];
+    snprintf(caption, sizeof caption, "Timelines of %s on the same shape, by SM, coloured by phase",
+             shown_names);
+    figure(&d, "fig4_timelines", caption);
+    se_doc_heading(&d, 2, "Perfetto");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "Open these in ");
+    se_doc_code(&d, "ui.perfetto.dev");
+    se_doc_text(&d, " or ");
+    se_doc_code(&d, "chrome://tracing");
+    se_doc_text(&d, " (download, then load the file):");
+    for (int i = 0; i < n_exp; i++) {
+        char href[SE_CASE_ID_SIZE + 32];
+        snprintf(href, sizeof href, "traces/%s.perfetto.json", exported[i]);
+        se_doc_begin(&d, SE_DOC_ITEM);
+        se_doc_download(&d, href, exported[i]);
+    }
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "Any other trace of the run: ");
+    se_doc_code(&d, "softmax-evidence trace RUN_DIR CASE -o FILE.json");
+    se_doc_text(&d, " on the complete bundle.");
+    se_doc_heading(&d, 2, "Checks");
+    se_doc_table(&d, "case|verdict|tasks|missing|duplicated|edges checked|order violations|barrier "
+                     "violations|overlap|span (us)", "llrrrrrrrr");
     size_t i;
     json_t *t;
-    json_array_foreach(json_object_get(s->traces, "traces"), i, t) {
-        fprintf(f, "<tr><td>");
-        esc(f, str(t, "case"));
-        fprintf(f, "</td><td>");
-        esc(f, str(t, "verdict"));
-        fprintf(f, "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td class=\"n\">%"
-                   JSON_INTEGER_FORMAT "</td><td class=\"n\">%" JSON_INTEGER_FORMAT
-                   "</td><td class=\"n\">%" JSON_INTEGER_FORMAT "</td><td class=\"n\">%"
-                   JSON_INTEGER_FORMAT "</td><td class=\"n\">%" JSON_INTEGER_FORMAT
-                   "</td><td class=\"n\">%.3f</td><td class=\"n\">%.2f</td></tr>\n",
-                json_integer_value(json_object_get(t, "records")),
-                json_integer_value(json_object_get(t, "missing_count")),
-                json_integer_value(json_object_get(t, "duplicated_count")),
-                json_integer_value(json_object_get(t, "dependency_edges_checked")),
-                json_integer_value(json_object_get(t, "order_violations_count")),
-                json_integer_value(json_object_get(t, "phase_barrier_violations_count")),
-                json_number_value(json_object_get(json_object_get(t, "overlap"), "fraction")),
-                json_integer_value(json_object_get(t, "span_ns")) / 1e3);
+    json_array_foreach(json_object_get(s->rd.traces, "traces"), i, t) {
+        static const char *const counts[] = {"records", "missing_count", "duplicated_count",
+                                             "dependency_edges_checked", "order_violations_count",
+                                             "phase_barrier_violations_count"};
+        se_doc_begin(&d, SE_DOC_ROW);
+        se_doc_text(&d, "%s", str(t, "case"));
+        se_doc_cell(&d);
+        se_doc_text(&d, "%s", str(t, "verdict"));
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            se_doc_cell(&d);
+            se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(t, counts[k])));
+        }
+        se_doc_cell(&d);
+        se_doc_text(&d, "%.3f", json_number_value(se_json_path(t, "overlap.fraction")));
+        se_doc_cell(&d);
+        se_doc_text(&d, "%.2f", json_integer_value(json_object_get(t, "span_ns")) / 1e3);
     }
-    fprintf(f, "</table>\n");
-    return page_close(f, s, "traces.html", err);
+    se_doc_table_end(&d);
+    return page_finish(s, "traces.html", title, &d, err);
 }
 
 static se_status write_reproduce(const site *s, size_t kept, size_t left, se_err *err)
 {
-    FILE *f = page_open(s, "reproduce.html", "Reproduction", err);
-    if (!f)
-        return SE_ERR_IO;
-    fprintf(f, "<h2>What is here</h2>\n<p>This site holds %zu files of the raw run "
-               "(<a href=\"run/\">run/</a>: sources as compiled, protocol, environment, "
-               "validation, every timing sample, summaries, the traces of one shape, the tracing "
-               "costs, profiler exports if any) and its figures and report. The raw run's own "
-               "manifest, <a href=\"run/MANIFEST.sha256\">run/MANIFEST.sha256</a>, lists every "
-               "file of the complete run; the %zu files this site left out (saved arrays, the "
-               "other traces) are listed with their SHA-256 in "
-               "<a href=\"%s\">%s</a>, so a selected file can be told from a missing one. This "
-               "site is not a substitute for the complete bundle when rebuilding figures.</p>\n",
-            kept, left, SE_SITE_LEFT_OUT, SE_SITE_LEFT_OUT);
-    fprintf(f, "<h2>Check this site</h2>\n<pre>softmax-evidence verify SITE_DIR</pre>\n"
-               "<p>checks every site file against %s, the selected run files against the run's "
-               "manifest (the left-out ones reported as remote-only), recomputes every timing "
-               "summary from the samples and re-checks the validation and the traces that are "
-               "here.</p>\n", SE_SITE_MANIFEST);
-    fprintf(f, "<h2>Rebuild the figures from the complete bundle</h2>\n<pre>git clone &lt;the "
-               "softmax-evidence repository&gt; &amp;&amp; cd softmax-evidence\n"
-               "scripts/build.sh\nbuild/softmax-evidence figures RUN_DIR OUT_DIR</pre>\n"
-               "<p>where RUN_DIR is the complete run directory ");
-    esc(f, str(s->run_json, "run_id"));
-    fprintf(f, " (this repository commits its reference run as <code>runs/reference</code>). "
-               "The command verifies hashes, recomputes the timing summaries and checks trace "
-               "coverage and ordering before it draws anything.</p>\n"
-               "<h2>Rerun on a GPU</h2>\n<pre>scripts/main.sh\n"
-               "build/softmax-evidence verify runs/&lt;UTC start&gt;\n"
-               "build/softmax-evidence profile runs/&lt;UTC start&gt;   # Nsight Compute counters\n"
-               "build/softmax-evidence site runs/&lt;UTC start&gt; site/</pre>\n"
-               "<p>The run used commit <code>");
-    esc(f, str(json_object_get(s->env, "source"), "git_commit"));
-    fprintf(f, "</code>%s, driver %" JSON_INTEGER_FORMAT ", runtime %" JSON_INTEGER_FORMAT
-               ", nvcc ", json_is_true(json_object_get(json_object_get(s->env, "source"), "git_dirty"))
-                              ? " (with uncommitted changes)" : "",
-            json_integer_value(json_object_get(json_object_get(s->env, "software"), "driver_version")),
-            json_integer_value(json_object_get(json_object_get(s->env, "software"), "runtime_version")));
-    esc(f, str(json_object_get(s->env, "software"), "nvcc_version"));
-    fprintf(f, "; the exact command line is in <a href=\"run/environment.json\">run/environment.json"
-               "</a>.</p>\n");
-    return page_close(f, s, "reproduce.html", err);
+    se_doc d = {0};
+    se_doc_heading(&d, 1, "Reproduction");
+    se_doc_heading(&d, 2, "What is here");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "This site holds %zu files of the raw run (", kept);
+    se_doc_link(&d, "run/", "run/");
+    se_doc_text(&d, ": sources as compiled, protocol, environment, validation, every timing "
+                    "sample, summaries, the traces of one shape, the tracing costs, profiler "
+                    "exports if any) and its figures and report. The raw run's own manifest, ");
+    se_doc_link(&d, "run/" SE_MANIFEST_NAME, "run/" SE_MANIFEST_NAME);
+    se_doc_text(&d, ", lists every file of the complete run; the %zu files this site left out "
+                    "(saved arrays, the other traces) are listed with their SHA-256 in ", left);
+    se_doc_link(&d, SE_SITE_LEFT_OUT, SE_SITE_LEFT_OUT);
+    se_doc_text(&d, ", so a selected file can be told from a missing one. This site is not a "
+                    "substitute for the complete bundle when rebuilding figures.");
+    se_doc_heading(&d, 2, "Check this site");
+    se_doc_pre(&d, "softmax-evidence verify SITE_DIR");
+    se_doc_para(&d, "checks every site file against %s, the selected run files against the run's "
+                    "manifest (the left-out ones reported as remote-only), recomputes every timing "
+                    "summary from the samples and re-checks the validation and the traces that are "
+                    "here.", SE_SITE_MANIFEST);
+    se_doc_heading(&d, 2, "Rebuild the figures from the complete bundle");
+    se_doc_pre(&d, "git clone <the softmax-evidence repository> && cd softmax-evidence\n"
+                   "scripts/build.sh\nbuild/softmax-evidence figures RUN_DIR OUT_DIR");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "where RUN_DIR is the complete run directory %s (this repository commits its "
+                    "reference run as ", s->rd.run_id);
+    se_doc_code(&d, "runs/reference");
+    se_doc_text(&d, "). The command verifies hashes, recomputes the timing summaries and checks "
+                    "trace coverage and ordering before it draws anything.");
+    se_doc_heading(&d, 2, "Rerun on a GPU");
+    se_doc_pre(&d, "scripts/main.sh\n"
+                   "build/softmax-evidence verify runs/<UTC start>\n"
+                   "build/softmax-evidence profile runs/<UTC start>   # Nsight Compute counters\n"
+                   "build/softmax-evidence site runs/<UTC start> site/");
+    const json_t *src = json_object_get(s->rd.env, "source");
+    const json_t *sw = json_object_get(s->rd.env, "software");
+    se_doc_begin(&d, SE_DOC_PARA);
+    se_doc_text(&d, "The run used commit ");
+    se_doc_code(&d, str(src, "git_commit"));
+    se_doc_text(&d, "%s, driver %" JSON_INTEGER_FORMAT ", runtime %" JSON_INTEGER_FORMAT
+                    ", nvcc %s; the exact command line is in ",
+                json_is_true(json_object_get(src, "git_dirty")) ? " (with uncommitted changes)" : "",
+                json_integer_value(json_object_get(sw, "driver_version")),
+                json_integer_value(json_object_get(sw, "runtime_version")),
+                str(sw, "nvcc_version"));
+    se_doc_link(&d, "run/" SE_ENVIRONMENT_JSON, "run/" SE_ENVIRONMENT_JSON);
+    se_doc_text(&d, ".");
+    return page_finish(s, "reproduce.html", "Reproduction", &d, err);
 }
 
 static se_status write_css(const site *s, se_err *err)
 {
+    se_buf b = {0};
+    se_buf_add(&b,
+               "body { font-family: sans-serif; margin: 0; color: #222; line-height: 1.45; }\n"
+               "nav { background: #1f2937; padding: 0.6em 1em; }\n"
+               "nav a { color: #e5e7eb; margin-right: 1.2em; text-decoration: none; }\n"
+               "nav a.here { color: #fff; font-weight: bold; }\n"
+               "main { max-width: 1200px; margin: 1em auto; padding: 0 1em; }\n"
+               "footer { max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #555; font-size: 0.9em; }\n"
+               "table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }\n"
+               "th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; }\n"
+               "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
+               "figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
+               "code, pre { font-family: monospace; font-size: 0.9em; }\n"
+               "pre { background: #f5f5f5; padding: 0.8em; overflow-x: auto; }\n"
+               ".note { background: #fff7e6; border-left: 4px solid #f0a020; padding: 0.6em 1em; }\n");
     char path[PATH_SIZE * 2];
-    snprintf(path, sizeof path, "%s/style.css", s->tmp);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be written", path);
-    fputs("body { font-family: sans-serif; margin: 0; color: #222; line-height: 1.45; }\n"
-          "nav { background: #1f2937; padding: 0.6em 1em; }\n"
-          "nav a { color: #e5e7eb; margin-right: 1.2em; text-decoration: none; }\n"
-          "nav a.here { color: #fff; font-weight: bold; }\n"
-          "main { max-width: 1200px; margin: 1em auto; padding: 0 1em; }\n"
-          "footer { max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #555; font-size: 0.9em; }\n"
-          "table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }\n"
-          "th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; }\n"
-          "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
-          "figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
-          "code, pre { font-family: monospace; font-size: 0.9em; }\n"
-          "pre { background: #f5f5f5; padding: 0.8em; overflow-x: auto; }\n"
-          ".note { background: #fff7e6; border-left: 4px solid #f0a020; padding: 0.6em 1em; }\n",
-          f);
-    return fclose(f) == 0 ? SE_OK : se_fail(err, SE_ERR_IO, "%s: cannot be written", path);
+    se_path_join(s->tmp, "style.css", path, sizeof path);
+    se_status st = se_buf_write_file(&b, path, "style.css", err);
+    se_buf_free(&b);
+    return st;
 }
 
-static void pick_timeline_shape(site *s)
+/* The Perfetto exports: the timeline strategies' traces of the timeline
+ * shape, under traces/. */
+static se_status export_traces(const site *s, char exported[][SE_CASE_ID_SIZE], FILE *out,
+                               se_err *err)
 {
-    size_t i;
-    json_t *t;
-    int64_t best = -1;
-    json_array_foreach(json_object_get(s->traces, "traces"), i, t) {
-        const char *id = str(t, "case");
-        long long r, c;
-        if (sscanf(id, "%lldx%lld", &r, &c) != 2)
-            continue;
-        if (r == 4096 && c == 4096) {
-            snprintf(s->timeline_shape, sizeof s->timeline_shape, "4096x4096");
-            return;
-        }
-        if (r * c > best) {
-            best = r * c;
-            snprintf(s->timeline_shape, sizeof s->timeline_shape, "%lldx%lld", r, c);
-        }
+    char tdir[PATH_SIZE * 2];
+    se_path_join(s->tmp, "traces", tdir, sizeof tdir);
+    se_status st = se_mkdirs(tdir, err);
+    for (int k = 0; k < s->n_timelines && st == SE_OK; k++) {
+        char jp[PATH_SIZE * 3];
+        se_case_id_make(s->tl_rows, s->tl_cols, se_strategy_get(s->timelines[k])->name,
+                        exported[k], SE_CASE_ID_SIZE);
+        snprintf(jp, sizeof jp, "%s/%s.perfetto.json", tdir, exported[k]);
+        FILE *quiet = fopen("/dev/null", "w");
+        st = se_trace_export(s->run, exported[k], jp, quiet ? quiet : out, err);
+        if (quiet)
+            fclose(quiet);
     }
+    return st;
+}
+
+/* Fills the temporary folder: run files, figures and report, traces,
+ * pages, the site's manifest. */
+static se_status build(site *s, FILE *out, size_t *kept, size_t *left, se_err *err)
+{
+    se_status st = copy_run(s, kept, left, err);
+    se_doc report = {0};
+    char figdir[PATH_SIZE * 2];
+    se_path_join(s->tmp, "figures", figdir, sizeof figdir);
+    if (st == SE_OK) {
+        FILE *quiet = fopen("/dev/null", "w");
+        st = se_figures_make(s->run, figdir, quiet ? quiet : out, &report, err);
+        if (quiet)
+            fclose(quiet);
+    }
+    char exported[MAX_TIMELINES][SE_CASE_ID_SIZE];
+    if (st == SE_OK)
+        st = export_traces(s, exported, out, err);
+    if (st == SE_OK)
+        st = write_css(s, err);
+    if (st == SE_OK)
+        st = write_index(s, err);
+    if (st == SE_OK)
+        st = write_protocol(s, err);
+    if (st == SE_OK)
+        st = write_results(s, &report, err);
+    if (st == SE_OK)
+        st = write_provenance(s, err);
+    if (st == SE_OK)
+        st = write_traces(s, exported, s->n_timelines, err);
+    if (st == SE_OK)
+        st = write_reproduce(s, *kept, *left, err);
+    if (st == SE_OK)
+        st = se_manifest_write(s->tmp, SE_SITE_MANIFEST, err);
+    se_doc_free(&report);
+    return st;
 }
 
 se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err)
@@ -524,91 +638,46 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
     }
     struct stat sb;
     char marker[PATH_SIZE];
-    snprintf(marker, sizeof marker, "%s/%s", out_dir, SE_SITE_MANIFEST);
+    se_path_join(out_dir, SE_SITE_MANIFEST, marker, sizeof marker);
     if (stat(out_dir, &sb) == 0 && stat(marker, &sb) != 0)
         return se_fail(err, SE_ERR_USAGE, "site: %s exists and is not a site built by this "
                        "command; choose another folder", out_dir);
     site s;
     memset(&s, 0, sizeof s);
     s.run = run_dir;
-    snprintf(s.tmp, sizeof s.tmp, "%s.incomplete-%ld", out_dir, (long)getpid());
-    s.run_json = load(run_dir, "run.json");
-    s.env = load(run_dir, "environment.json");
-    s.summary = load(run_dir, "summary.json");
-    s.validation = load(run_dir, "validation.json");
-    s.traces = load(run_dir, "traces.json");
-    s.protocol = load(run_dir, "protocol.json");
-    if (!s.run_json || !s.env || !s.summary || !s.validation || !s.traces || !s.protocol)
-        st = se_fail(err, SE_ERR_IO, "site: a JSON file of %s cannot be read", run_dir);
-    if (st == SE_OK && mkdir(s.tmp, 0777) != 0)
-        st = se_fail(err, SE_ERR_IO, "site: cannot create %s: %s", s.tmp, strerror(errno));
+    st = se_rundata_load(run_dir, &s.rd, err);
+    if (st != SE_OK)
+        return st;
+    char path[PATH_SIZE];
+    se_path_join(run_dir, SE_PROTOCOL_JSON, path, sizeof path);
+    st = se_json_load(path, SE_PROTOCOL_JSON, NULL, 0, NULL, &s.protocol, err);
+    const se_shape *tl = se_timeline_shape(&s.rd);
+    s.n_timelines = se_timeline_strategies(s.timelines, MAX_TIMELINES);
+    if (st == SE_OK && !tl)
+        st = se_fail(err, SE_ERR_VALIDATION, "site: the run has no shape with a trace of each "
+                     "timeline strategy");
+    if (st == SE_OK) {
+        s.tl_rows = tl->rows;
+        s.tl_cols = tl->cols;
+        se_shape_id(tl->rows, tl->cols, s.timeline_shape, sizeof s.timeline_shape);
+    }
+    se_publish pb;
     size_t kept = 0, left = 0;
-    pick_timeline_shape(&s);
     if (st == SE_OK)
-        st = copy_run(&s, &kept, &left, err);
-    char figdir[PATH_SIZE * 2];
-    snprintf(figdir, sizeof figdir, "%s/figures", s.tmp);
+        st = se_publish_begin(&pb, out_dir, "site", err);
     if (st == SE_OK) {
-        FILE *quiet = fopen("/dev/null", "w");
-        st = se_figures_main(run_dir, figdir, quiet ? quiet : out, err);
-        if (quiet)
-            fclose(quiet);
-    }
-    char exported[2][96];
-    const char *ex[2] = {exported[0], exported[1]};
-    snprintf(exported[0], sizeof exported[0], "%s.fusion", s.timeline_shape);
-    snprintf(exported[1], sizeof exported[1], "%s.megakernel", s.timeline_shape);
-    for (int k = 0; k < 2 && st == SE_OK; k++) {
-        char jp[PATH_SIZE * 3], tdir[PATH_SIZE * 2];
-        snprintf(tdir, sizeof tdir, "%s/traces", s.tmp);
-        st = se_mkdirs(tdir, err);
-        snprintf(jp, sizeof jp, "%s/%s.perfetto.json", tdir, exported[k]);
-        FILE *quiet = fopen("/dev/null", "w");
+        s.tmp = pb.tmp;
+        st = build(&s, out, &kept, &left, err);
         if (st == SE_OK)
-            st = se_trace_export(run_dir, exported[k], jp, quiet ? quiet : out, err);
-        if (quiet)
-            fclose(quiet);
+            st = se_publish_commit(&pb, err);
+        else
+            se_publish_abort(&pb);
     }
-    if (st == SE_OK)
-        st = write_css(&s, err);
-    if (st == SE_OK)
-        st = write_index(&s, err);
-    if (st == SE_OK)
-        st = write_protocol(&s, err);
-    if (st == SE_OK)
-        st = write_results(&s, err);
-    if (st == SE_OK)
-        st = write_provenance(&s, err);
-    if (st == SE_OK)
-        st = write_traces(&s, ex, 2, err);
-    if (st == SE_OK)
-        st = write_reproduce(&s, kept, left, err);
-    if (st == SE_OK)
-        st = se_manifest_write(s.tmp, SE_SITE_MANIFEST, err);
-    if (st == SE_OK) {
-        char old[PATH_SIZE + 64];
-        snprintf(old, sizeof old, "%s.old-%ld", out_dir, (long)getpid());
-        int had = stat(out_dir, &sb) == 0;
-        if (had && rename(out_dir, old) != 0)
-            st = se_fail(err, SE_ERR_IO, "site: %s cannot be replaced: %s", out_dir, strerror(errno));
-        if (st == SE_OK && rename(s.tmp, out_dir) != 0)
-            st = se_fail(err, SE_ERR_IO, "site: %s cannot be created: %s", out_dir, strerror(errno));
-        if (st == SE_OK && had && se_remove_tree(old) != 0)
-            st = se_fail(err, SE_ERR_IO, "site: %s cannot be removed", old);
-    }
-    if (st != SE_OK) {
-        if (s.tmp[0] && se_remove_tree(s.tmp) != 0 && out)
-            fprintf(out, "site: could not remove %s\n", s.tmp);
-    } else if (out) {
+    if (st == SE_OK && out)
         fprintf(out, "site: %s: %zu pages, %zu run files kept, %zu left out (listed with their "
                 "hashes in %s), figures, report, Perfetto traces of %s; open %s/index.html\n",
                 out_dir, N_PAGES, kept, left, SE_SITE_LEFT_OUT, s.timeline_shape, out_dir);
-    }
-    json_decref(s.run_json);
-    json_decref(s.env);
-    json_decref(s.summary);
-    json_decref(s.validation);
-    json_decref(s.traces);
     json_decref(s.protocol);
+    se_rundata_free(&s.rd);
     return st;
 }

@@ -9,6 +9,7 @@
 #include "bundle/samples.h"
 #include "bundle/verify.h"
 #include "bundle/peers.h"
+#include "model/strategy.h"
 
 static int same_shape(const json_t *o, const json_t *other)
 {
@@ -16,8 +17,10 @@ static int same_shape(const json_t *o, const json_t *other)
            json_equal(json_object_get(o, "cols"), json_object_get(other, "cols"));
 }
 
-/* The device summary of the best peer of a shape: the smallest median among
- * cuDNN, if it passed validation, and the torch peers that passed. */
+/* DERIVED (to be read from summary.json's derived.<shape>.best_peer once
+ * the bundle has it): the device summary of the best peer of a shape, the
+ * smallest median among the reference strategies (cuDNN) that passed
+ * validation and the torch peers that passed. */
 static const json_t *best_peer(const se_rundata *rd, const json_t *shape_case, const char **name)
 {
     const json_t *best = NULL;
@@ -28,7 +31,9 @@ static const json_t *best_peer(const se_rundata *rd, const json_t *shape_case, c
         const char *what = se_json_str(c, "what", "");
         const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
         const json_t *d = se_json_path(c, "scopes.device");
-        if (strcmp(what, "cudnn") != 0 || !same_shape(c, shape_case) || !d ||
+        se_strategy s = se_strategy_find(what);
+        if (s == SE_NSTRATEGIES || se_strategy_get(s)->role != SE_ROLE_REFERENCE ||
+            !same_shape(c, shape_case) || !d ||
             !json_is_true(json_object_get(v, "pass")))
             continue;
         if (!best || se_json_num(d, "median_ns") < se_json_num(best, "median_ns")) {
@@ -120,12 +125,35 @@ static void print_peers_line(FILE *out, const se_rundata *rd)
             json_array_size(json_object_get(pj, "peers")), failed, errors);
 }
 
-/* Our computations of y: the tiled strategies and rowblock (not cuDNN, the
- * copy or the megakernel's queue initialization alone). */
+/* Our computations of y: the strategies that are not a reference library
+ * (not cuDNN, the copy or the megakernel's queue initialization alone). */
 static int is_ours(const char *what)
 {
-    return strcmp(what, "cudnn") != 0 && strcmp(what, "copy") != 0 &&
-           strcmp(what, SE_MK_INIT_NAME) != 0;
+    se_strategy s = se_strategy_find(what);
+    return s < SE_NSTRATEGIES && se_strategy_get(s)->role != SE_ROLE_REFERENCE;
+}
+
+/* DERIVED (to be read from summary.json's derived.<shape>.fastest_ours):
+ * the device summary of our fastest validated case on the shape of
+ * shape_case, and that case; NULL if none. */
+static const json_t *fastest_ours(const se_rundata *rd, const json_t *shape_case,
+                                  const json_t **which)
+{
+    const json_t *mine = NULL;
+    size_t i;
+    json_t *c;
+    *which = NULL;
+    json_array_foreach(json_object_get(rd->summary, "cases"), i, c) {
+        const json_t *d = se_json_path(c, "scopes.device");
+        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
+        if (same_shape(c, shape_case) && is_ours(se_json_str(c, "what", "?")) && d &&
+            json_is_true(json_object_get(v, "pass")) &&
+            (!mine || se_json_num(d, "median_ns") < se_json_num(mine, "median_ns"))) {
+            mine = d;
+            *which = c;
+        }
+    }
+    return mine;
 }
 
 /* Per shape, last: our fastest (validated) strategy, its fraction of the
@@ -137,19 +165,12 @@ static void print_best(FILE *out, const se_rundata *rd)
     const json_t *cases = json_object_get(rd->summary, "cases");
     size_t i;
     json_t *c;
-    const json_t *mine = NULL, *mine_case = NULL;
     json_array_foreach(cases, i, c) {
-        const char *what = se_json_str(c, "what", "?");
-        const json_t *d = se_json_path(c, "scopes.device");
-        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
-        if (is_ours(what) && d && json_is_true(json_object_get(v, "pass")) &&
-            (!mine || se_json_num(d, "median_ns") < se_json_num(mine, "median_ns"))) {
-            mine = d;
-            mine_case = c;
-        }
         const json_t *next = json_array_get(cases, i + 1);
         if (next && same_shape(next, c))
             continue;
+        const json_t *mine_case;
+        const json_t *mine = fastest_ours(rd, c, &mine_case);
         const char *peer = NULL;
         const json_t *best = best_peer(rd, c, &peer);
         char frac[16] = "-", pm[24] = "-", vs[24] = "-";
@@ -165,7 +186,6 @@ static void print_best(FILE *out, const se_rundata *rd)
                 mine_case ? se_json_str(mine_case, "what", "?") : "-",
                 mine ? se_json_num(mine, "median_ns") / 1e3 : 0.0, frac, peer ? peer : "-", pm,
                 vs);
-        mine = mine_case = NULL;
     }
 }
 

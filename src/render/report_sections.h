@@ -1,0 +1,59 @@
+/*
+ * report_sections.h - private to the report (report*.c): the sections it
+ * is built from, in order, and the number formats they share. Each section
+ * appends headings, paragraphs and tables to one document (render/doc.h);
+ * report.c renders it as report.md and report.html.
+ */
+#ifndef SE_RENDER_REPORT_SECTIONS_H
+#define SE_RENDER_REPORT_SECTIONS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "bundle/rundata.h"
+#include "model/se_common.h"
+#include "render/doc.h"
+#include "render/plot.h"
+
+#define SE_REP_MAX_COLS 32
+#define SE_REP_CELL 160
+
+/* The scopes of a case, in the order the tables list them. */
+extern const char *const se_rep_scopes[SE_NSCOPES];
+
+/* "%.3f" microseconds from nanoseconds. */
+void se_rep_us(char *buf, size_t size, double ns);
+/* "yes", "no", or "-" for a value that is not a boolean. */
+const char *se_rep_yes_no(const json_t *v);
+/* A JSON value as a table cell. */
+void se_rep_num(char *buf, size_t size, const json_t *v);
+/* An integer by dotted path, 0 when absent. */
+long long se_rep_int(const json_t *o, const char *path);
+/* "13.0" from 13000 (kind 0: driver and runtime), "9.14.0" from 91400
+ * (kind 1: cuDNN), "10.4.0" from 10400 (kind 2: cuRAND). */
+void se_rep_version(char *buf, size_t size, long long v, int kind);
+/* A table row, or header, of n cells. */
+void se_rep_row(se_doc *d, int n, char cells[][SE_REP_CELL]);
+void se_rep_header(se_doc *d, int n, char cells[][SE_REP_CELL]);
+
+/* report.c */
+void se_rep_intro(se_doc *d, const se_rundata *rd);
+void se_rep_strategies(se_doc *d, const se_rundata *rd);
+void se_rep_figures(se_doc *d, const se_figure *figs);
+void se_rep_limitations(se_doc *d, const se_rundata *rd);
+/* report_checks.c */
+void se_rep_environment(se_doc *d, const se_rundata *rd);
+/* report_results.c */
+void se_rep_timing(se_doc *d, const se_rundata *rd);
+void se_rep_cudnn(se_doc *d, const se_rundata *rd);
+void se_rep_peers(se_doc *d, const se_rundata *rd);
+/* report_checks.c */
+void se_rep_validation(se_doc *d, const se_rundata *rd);
+void se_rep_resources(se_doc *d, const se_rundata *rd);
+void se_rep_traces(se_doc *d, const se_rundata *rd);
+se_status se_rep_profile(se_doc *d, se_rundata *rd, se_err *err);
+/* report_provenance.c */
+se_status se_rep_provenance(se_doc *d, se_rundata *rd, se_err *err);
+
+#endif
