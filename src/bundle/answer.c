@@ -71,7 +71,7 @@ static se_status same_protocol(const se_rundata *ref, const se_rundata *rd, se_e
 
 /* A case's device-scope samples in round order (a verified run has rounds
  * 0..n-1 in order; checked again here). */
-static se_status device_values(se_rundata *rd, const char *case_id, double **v, size_t *n,
+static se_status device_values(const se_rundata *rd, const char *case_id, double **v, size_t *n,
                                se_err *err)
 {
     char rel[SE_CASE_ID_SIZE + 40];
@@ -103,7 +103,7 @@ static se_status device_values(se_rundata *rd, const char *case_id, double **v, 
 }
 
 /* a / b on one shape of the first run: paired bootstrap over rounds. */
-static se_status head_to_head(se_rundata *rd, const char *shape, const char *a, const char *b,
+static se_status head_to_head(const se_rundata *rd, const char *shape, const char *a, const char *b,
                               se_answer_ratio *out, se_err *err)
 {
     char ida[SE_CASE_ID_SIZE + 40], idb[SE_CASE_ID_SIZE + 40], key[3 * SE_CASE_ID_SIZE];
@@ -145,7 +145,7 @@ static se_status alloc_answer(se_answer *a, size_t n_shapes, se_err *err)
     return SE_OK;
 }
 
-se_status se_answer_build(se_rundata *runs, size_t n_runs, se_answer *a, se_err *err)
+se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, se_err *err)
 {
     memset(a, 0, sizeof *a);
     if (n_runs == 0)

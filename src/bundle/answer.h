@@ -49,7 +49,7 @@ void se_answer_vs_names(int k, const char **a, const char **b);
  * must share its protocol's shapes and strategies (checked: a run of
  * another protocol is refused, naming it). Each run must have been
  * verified. */
-se_status se_answer_build(se_rundata *runs, size_t n_runs, se_answer *a, se_err *err);
+se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, se_err *err);
 
 void se_answer_free(se_answer *a);
 

@@ -1,6 +1,7 @@
 /*
  * answer_text.c - the answer, formatted (see answer_text.h).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "render/answer_text.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "bundle/verify.h"
 #include "render/buf.h"
+#include "render/doc.h"
 
 static const se_answer_ratio *cell(const se_answer *a, size_t shape, int m)
 {
@@ -37,41 +39,17 @@ static void fmt_runs(char *buf, size_t size, const se_answer_ratio *r)
         snprintf(buf, size, "%.3f-%.3f", r->run_min, r->run_max);
 }
 
-static void print_caption(FILE *out, const se_answer *a, se_answer_format fmt)
+/* What the grid shows, one sentence. */
+static void caption(char *buf, size_t size, const se_answer *a)
 {
-    const char *em = fmt == SE_ANSWER_MD ? "*" : "";
-    fprintf(out, "%sDevice time of each mechanism over stream's on the same shape (L2 warm, median "
-            "of the run's samples; below 1 is faster). In brackets: the 95%% bootstrap interval "
-            "within run %s", em, a->run_ids[0]);
-    if (a->n_runs > 1)
-        fprintf(out, "; \"runs\": the lowest and highest ratio over %zu separate runs of the "
-                "same protocol", a->n_runs);
-    fprintf(out, " (docs/TIMING.md).%s\n", em);
-}
-
-static void grid_md(FILE *out, const se_answer *a)
-{
-    fprintf(out, "| shape |");
-    for (int m = 0; m < a->n_mech; m++)
-        fprintf(out, " %s |", mech_name(a, m));
-    fprintf(out, "\n|---|");
-    for (int m = 0; m < a->n_mech; m++)
-        fprintf(out, "---|");
-    fprintf(out, "\n");
-    for (size_t i = 0; i < a->n_shapes; i++) {
-        fprintf(out, "| %s |", a->shape[i]);
-        for (int m = 0; m < a->n_mech; m++) {
-            const se_answer_ratio *r = cell(a, i, m);
-            char v[64], runs[64];
-            fmt_ratio(v, sizeof v, r);
-            fmt_runs(runs, sizeof runs, r);
-            if (a->n_runs > 1 && r->present)
-                fprintf(out, " %s<br>runs %s |", v, runs);
-            else
-                fprintf(out, " %s |", v);
-        }
-        fprintf(out, "\n");
-    }
+    int n = snprintf(buf, size, "Device time of each mechanism over stream's on the same shape (L2 "
+                     "warm, median of the run's samples; below 1 is faster). In brackets: the 95%% "
+                     "bootstrap interval within run %s", a->run_ids[0]);
+    if (a->n_runs > 1 && n > 0 && (size_t)n < size)
+        n += snprintf(buf + n, size - (size_t)n, "; \"runs\": the lowest and highest ratio over "
+                      "%zu separate runs of the same protocol", a->n_runs);
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, " (docs/TIMING.md).");
 }
 
 static void grid_text(FILE *out, const se_answer *a)
@@ -100,7 +78,8 @@ static void grid_text(FILE *out, const se_answer *a)
     }
 }
 
-static void print_vs(FILE *out, const se_answer *a, se_answer_format fmt)
+/* The head-to-head comparisons, one line each, into b. */
+static void vs_lines(se_buf *b, const se_answer *a)
 {
     for (int k = 0; k < SE_NVS; k++) {
         const char *na, *nb;
@@ -110,9 +89,8 @@ static void print_vs(FILE *out, const se_answer *a, se_answer_format fmt)
             any |= a->vs[i * SE_NVS + (size_t)k].present;
         if (!any)
             continue;
-        fprintf(out, "%s%s over %s%s (device time, paired by round; 95%% interval%s):",
-                fmt == SE_ANSWER_MD ? "\n**" : "\n", na, nb, fmt == SE_ANSWER_MD ? "**" : "",
-                a->n_runs > 1 ? "; runs range" : "");
+        se_buf_printf(b, "%s over %s (device time, paired by round; 95%% interval%s):", na, nb,
+                      a->n_runs > 1 ? "; runs range" : "");
         for (size_t i = 0; i < a->n_shapes; i++) {
             const se_answer_ratio *r = &a->vs[i * SE_NVS + (size_t)k];
             if (!r->present)
@@ -120,23 +98,11 @@ static void print_vs(FILE *out, const se_answer *a, se_answer_format fmt)
             char v[64], runs[64];
             fmt_ratio(v, sizeof v, r);
             fmt_runs(runs, sizeof runs, r);
-            fprintf(out, "%s %s %s%s%s", i ? ";" : "", a->shape[i], v, a->n_runs > 1 ? " runs " : "",
-                    a->n_runs > 1 ? runs : "");
+            se_buf_printf(b, "%s %s %s%s%s", i ? ";" : "", a->shape[i], v,
+                          a->n_runs > 1 ? " runs " : "", a->n_runs > 1 ? runs : "");
         }
-        fprintf(out, "\n");
+        se_buf_printf(b, "\n");
     }
-}
-
-void se_answer_print_grid(FILE *out, const se_answer *a, se_answer_format fmt)
-{
-    print_caption(out, a, fmt);
-    if (fmt == SE_ANSWER_MD) {
-        fprintf(out, "\n");
-        grid_md(out, a);
-    } else {
-        grid_text(out, a);
-    }
-    print_vs(out, a, fmt);
 }
 
 /* Counts of where a ratio's interval lies against 1. */
@@ -278,7 +244,7 @@ char *se_answer_sentences(const se_answer *a)
         vs_sentence(&b, a, k);
     spread_sentence(&b, a);
     se_buf_printf(&b, "rowblock (a non-tiled control), cuDNN and the PyTorch peers are context, "
-                "not part of the answer: they follow in the timing table.\n");
+                "not part of the answer: the timing table has them.\n");
     if (b.oom) {
         se_buf_free(&b);
         return NULL;
@@ -287,20 +253,106 @@ char *se_answer_sentences(const se_answer *a)
     return text;
 }
 
-void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt)
+/* Calls line(ctx, text) for each line of text. */
+static void each_line(const char *text, void (*line)(void *, const char *), void *ctx)
+{
+    char *copy = text ? strdup(text) : NULL;
+    for (char *l = copy, *next; l && *l; l = next) {
+        next = strchr(l, '\n');
+        if (next)
+            *next++ = '\0';
+        line(ctx, l);
+    }
+    free(copy);
+}
+
+static void doc_item(void *d, const char *l)
+{
+    se_doc_item(d, "%s", l);
+}
+
+static void doc_para(void *d, const char *l)
+{
+    se_doc_para(d, "%s", l);
+}
+
+void se_answer_doc(se_doc *d, const se_answer *a)
 {
     char *text = se_answer_sentences(a);
-    if (fmt == SE_ANSWER_TEXT)
-        fprintf(out, "THE ANSWER\n");
+    each_line(text, doc_item, d);
+    free(text);
+    char cap[512];
+    caption(cap, sizeof cap, a);
+    se_doc_begin(d, SE_DOC_PARA);
+    se_doc_em(d, cap);
+    se_doc_end(d);
+    const char *head[1 + SE_NSTRATEGIES];
+    head[0] = "shape";
+    for (int m = 0; m < a->n_mech; m++)
+        head[1 + m] = mech_name(a, m);
+    char align[2 + SE_NSTRATEGIES];
+    align[0] = 'l';
+    memset(align + 1, 'r', (size_t)a->n_mech);
+    align[1 + a->n_mech] = '\0';
+    se_doc_table_cells(d, 1 + a->n_mech, head, align);
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        char cells[1 + SE_NSTRATEGIES][160];
+        const char *row[1 + SE_NSTRATEGIES];
+        snprintf(cells[0], sizeof cells[0], "%s", a->shape[i]);
+        for (int m = 0; m < a->n_mech; m++) {
+            const se_answer_ratio *r = cell(a, i, m);
+            char v[64], runs[64];
+            fmt_ratio(v, sizeof v, r);
+            fmt_runs(runs, sizeof runs, r);
+            if (a->n_runs > 1 && r->present)
+                snprintf(cells[1 + m], sizeof cells[1 + m], "%s, runs %s", v, runs);
+            else
+                snprintf(cells[1 + m], sizeof cells[1 + m], "%s", v);
+        }
+        for (int k = 0; k <= a->n_mech; k++)
+            row[k] = cells[k];
+        se_doc_row(d, 1 + a->n_mech, row);
+    }
+    se_doc_table_end(d);
+    se_buf vs;
+    memset(&vs, 0, sizeof vs);
+    vs_lines(&vs, a);
+    each_line(se_buf_str(&vs), doc_para, d);
+    se_buf_free(&vs);
+}
+
+void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt)
+{
+    if (fmt == SE_ANSWER_MD) {
+        se_doc d;
+        memset(&d, 0, sizeof d);
+        se_answer_doc(&d, a);
+        se_buf md;
+        memset(&md, 0, sizeof md);
+        se_doc_markdown(&d, &md);
+        fputs(se_buf_str(&md), out);
+        se_buf_free(&md);
+        se_doc_free(&d);
+        return;
+    }
+    char *text = se_answer_sentences(a);
+    fprintf(out, "THE ANSWER\n");
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        fprintf(out, fmt == SE_ANSWER_MD ? "- %s\n" : "  %s\n", line);
+        fprintf(out, "  %s\n", line);
     }
     free(text);
-    fprintf(out, "\n");
-    se_answer_print_grid(out, a, fmt);
+    char cap[512];
+    caption(cap, sizeof cap, a);
+    fprintf(out, "%s\n", cap);
+    grid_text(out, a);
+    se_buf vs;
+    memset(&vs, 0, sizeof vs);
+    vs_lines(&vs, a);
+    fputs(se_buf_str(&vs), out);
+    se_buf_free(&vs);
 }
 
 se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,

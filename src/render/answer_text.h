@@ -10,18 +10,20 @@
 #include <stdio.h>
 
 #include "bundle/answer.h"
+#include "render/doc.h"
 
 typedef enum se_answer_format { SE_ANSWER_TEXT, SE_ANSWER_MD } se_answer_format;
 
-/* The grid, then the head-to-head lines. */
-void se_answer_print_grid(FILE *out, const se_answer *a, se_answer_format fmt);
+/* The sentences as a list, the grid as a table and the head-to-head
+ * lines, appended to a document (report, site, README). */
+void se_answer_doc(se_doc *d, const se_answer *a);
 
 /* The generated sentences, one paragraph per line, plain text (no markup,
  * so every back end can use them). Returns a malloc'ed string or NULL. */
 char *se_answer_sentences(const se_answer *a);
 
-/* Grid and sentences together, as the README, the report and `table` show
- * them: a heading, the sentences, the grid. */
+/* Sentences, then the grid, then the head-to-head lines: Markdown through
+ * the document builder, or fixed-width text for the terminal. */
 void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt);
 
 /* `softmax-evidence answer RUN [RUN...] [--format text|md]`: verifies

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/strategy.h"
+#include "render/answer_text.h"
 #include "render/report_sections.h"
 
 const char *const se_rep_scopes[SE_NSCOPES] = {"device", "device_cold", "batch", "host"};
@@ -93,9 +94,21 @@ void se_rep_header(se_doc *d, int n, char cells[][SE_REP_CELL])
 
 /* ---- sections ------------------------------------------------------------ */
 
+void se_rep_answer(se_doc *d, const se_rundata *rd)
+{
+    se_doc_heading(d, 2, "The answer");
+    se_answer a;
+    se_err err = {{0}};
+    if (se_answer_build(rd, 1, &a, &err) != SE_OK) {
+        se_doc_para(d, "The answer cannot be built from this run: %s", err.msg);
+        return;
+    }
+    se_answer_doc(d, &a);
+    se_answer_free(&a);
+}
+
 void se_rep_intro(se_doc *d, const se_rundata *rd)
 {
-    se_doc_heading(d, 1, "softmax-evidence report: run %s", rd->run_id);
     se_doc_para(d, "Run %s, started %s, finished %s, status %s. Drawn by softmax-evidence figures from the "
             "run directory after it verified (every file against its manifest, every summary "
             "recomputed from the raw samples, validation and traces re-checked). provenance.json "
@@ -195,6 +208,9 @@ void se_rep_limitations(se_doc *d, const se_rundata *rd)
 se_status se_report_build(se_rundata *rd, const se_figure figs[SE_NFIGURES], se_doc *d,
                           se_err *err)
 {
+    se_doc_heading(d, 1, "softmax-evidence report: run %s", rd->run_id);
+    se_rep_answer(d, rd);
+    se_doc_heading(d, 2, "The run");
     se_rep_intro(d, rd);
     se_rep_strategies(d, rd);
     se_rep_figures(d, figs);

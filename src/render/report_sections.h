@@ -38,6 +38,8 @@ void se_rep_row(se_doc *d, int n, char cells[][SE_REP_CELL]);
 void se_rep_header(se_doc *d, int n, char cells[][SE_REP_CELL]);
 
 /* report.c */
+/* The answer of this run (bundle/answer.h), first in the report. */
+void se_rep_answer(se_doc *d, const se_rundata *rd);
 void se_rep_intro(se_doc *d, const se_rundata *rd);
 void se_rep_strategies(se_doc *d, const se_rundata *rd);
 void se_rep_figures(se_doc *d, const se_figure *figs);

@@ -22,6 +22,7 @@
 #include "bundle/rundata.h"
 #include "bundle/verify.h"
 #include "model/strategy.h"
+#include "render/answer_text.h"
 #include "render/buf.h"
 #include "render/doc.h"
 #include "render/figures.h"
@@ -272,6 +273,15 @@ static se_status write_index(const site *s, se_err *err)
                     "cross-block reductions in five phases: A per-tile sums of squares and maxima, "
                     "B per-row scale and maximum, C per-tile sums of exponentials, D per-row "
                     "normalizer, E the output.");
+    se_doc_heading(&d, 2, "The answer");
+    se_answer a;
+    se_err aerr = {{0}};
+    if (se_answer_build(&s->rd, 1, &a, &aerr) == SE_OK) {
+        se_answer_doc(&d, &a);
+        se_answer_free(&a);
+    } else {
+        se_doc_para(&d, "The answer cannot be built from this run: %s", aerr.msg);
+    }
     se_doc_heading(&d, 2, "The strategies");
     strategies_table(&d);
     se_doc_begin(&d, SE_DOC_NOTE);

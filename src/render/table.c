@@ -10,6 +10,7 @@
 #include "bundle/verify.h"
 #include "bundle/peers.h"
 #include "model/strategy.h"
+#include "render/answer_text.h"
 
 static int same_shape(const json_t *o, const json_t *other)
 {
@@ -219,6 +220,17 @@ void se_table_print(FILE *out, const se_rundata *rd)
             "fastest of cuDNN and the torch peers that passed validation\n");
     print_peers_line(out, rd);
     print_best(out, rd);
+    /* The table closes with the answer (docs/TIMING.md): the tiled
+     * mechanisms against stream; everything above is its context. */
+    se_answer a;
+    se_err aerr = {{0}};
+    if (se_answer_build(rd, 1, &a, &aerr) == SE_OK) {
+        fprintf(out, "\n");
+        se_answer_print(out, &a, SE_ANSWER_TEXT);
+        se_answer_free(&a);
+    } else {
+        fprintf(out, "\nthe answer cannot be built from this run: %s\n", aerr.msg);
+    }
 }
 
 se_status se_table_print_dir(FILE *out, const char *dir, se_err *err)
