@@ -23,6 +23,7 @@
 #include "bundle/manifest.h"
 #include "bundle/rundir.h"
 #include "bundle/samples.h"
+#include "bundle/derived.h"
 #include "bundle/summary.h"
 #include "bundle/trace.h"
 #include "gpu/kernels.h"
@@ -541,8 +542,6 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
             fprintf(stderr, "warning: %zu traces fail their checks (listed above); the run "
                     "is kept as evidence and verify will fail it\n", trace_failures);
     }
-    if (st == SE_OK)
-        st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
     if (st == SE_OK) {
         j = NULL;
         st = se_peers_json(rs->peers, *summary, &j, err);
@@ -550,6 +549,12 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
             st = se_rundir_write_json(&rs->rd, SE_PEERS_FILE, j, err);
         json_decref(j);
     }
+    /* summary.json version 2: its derived results read validation.json and
+     * peers.json, written above. */
+    if (st == SE_OK)
+        st = se_derived_add_dir(rs->p, rs->rd.tmp, *summary, err);
+    if (st == SE_OK)
+        st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
     json_t *sources = json_array();
     if (st == SE_OK)
         st = write_sources(rs, sources, err);
