@@ -135,7 +135,8 @@ static json_t *shape_json(const se_protocol *p, const se_shape *s, const json_t 
                            json_object_get(c, "case"), "strategy", json_object_get(c, "what"),
                            "role", info ? se_role_name(info->role) : "control", "validated",
                            info ? json_boolean(pass) : json_null(), "median_ns",
-                           field(d, "median_ns"), "ratio_to_stream", r ? field(r, "ratio") : json_null(),
+                           field(d, "median_ns"), "ratio_to_stream",
+                           r ? field(r, "ratio") : json_null(),
                            "ratio_ci95", r ? field(r, "ci95") : json_null(), "fraction_of_copy",
                            field(d, "fraction_of_copy"), "vs_best_peer",
                            mk_init ? json_null() : vs(best, m)));
@@ -171,8 +172,8 @@ static json_t *shape_json(const se_protocol *p, const se_shape *s, const json_t 
     char id[SE_CASE_ID_SIZE];
     se_shape_id(s->rows, s->cols, id, sizeof id);
     (void)p;
-    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "shape", s->spec, "id", id, "rows",
-                     (json_int_t)s->rows, "cols", (json_int_t)s->cols, "copy_median_ns",
+    return json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "shape", s->spec, "id",
+                     id, "rows", (json_int_t)s->rows, "cols", (json_int_t)s->cols, "copy_median_ns",
                      copy ? field(device_of(copy), "median_ns") : json_null(), "cases", arr,
                      "peers", peer_arr, "fastest_tiled", ft, "fastest_ours", pick(ours),
                      "best_peer", bp);

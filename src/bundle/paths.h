@@ -36,6 +36,9 @@ void se_shape_id(int64_t rows, int64_t cols, char *buf, size_t size);
  * name) on a shape. */
 void se_case_id_make(int64_t rows, int64_t cols, const char *what, char *buf, size_t size);
 
+/* "control.barriers": the case id of a run-level control. */
+void se_control_id(const char *name, char *buf, size_t size);
+
 /* Splits a case id into its shape and what; returns 0 if it is not of the
  * form <rows>x<cols>.<what> with positive decimal rows and cols. */
 int se_case_id_parse(const char *id, int64_t *rows, int64_t *cols, char *what, size_t what_size);
