@@ -34,16 +34,6 @@ void se_peer_case(const se_shape *s, int peer, se_case_id *c)
     se_case_id_make(s->rows, s->cols, c->what, c->id, sizeof c->id);
 }
 
-void se_compare_json_set(json_t *o, const se_compare *c)
-{
-    json_object_set_new(o, "elements", json_integer(c->n));
-    json_object_set_new(o, "fails", json_integer(c->n_fail));
-    json_object_set_new(o, "nan", json_integer(c->n_nan));
-    json_object_set_new(o, "tiny", json_integer(c->n_tiny));
-    json_object_set_new(o, "max_abs_err", json_real(c->max_abs_err));
-    json_object_set_new(o, "max_rel_err", json_real(c->max_rel_err));
-}
-
 static int same_shape(const json_t *o, int64_t rows, int64_t cols)
 {
     return json_integer_value(json_object_get(o, "rows")) == rows &&
