@@ -18,13 +18,17 @@
 #define SE_RESOURCES_JSON "resources.json"
 #define SE_TRACES_JSON "traces.json"
 #define SE_TRACE_OUTPUTS_CSV "traces/outputs.csv"
+#define SE_PROFILE_DIR "profile"
+#define SE_PROFILE_JSON "profile/profile.json"
 #define SE_PROFILE_KERNELS_CSV "profile/kernels.csv"
+#define SE_PROFILE_NCU_RAW_CSV "profile/ncu_raw.csv"
 
 /* The "format" field of each JSON file. */
 #define SE_RUN_FORMAT "softmax-evidence-run"
 #define SE_ENVIRONMENT_FORMAT "softmax-evidence-environment"
 #define SE_VALIDATION_FORMAT "softmax-evidence-validation"
 #define SE_RESOURCES_FORMAT "softmax-evidence-resources"
+#define SE_PROFILE_FORMAT "softmax-evidence-profile"
 
 /* Longest id a shape or case can have ("<rows>x<cols>.<what>"), with NUL. */
 #define SE_CASE_ID_SIZE 96

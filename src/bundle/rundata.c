@@ -152,6 +152,12 @@ static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *e
         if (st != SE_OK)
             st = failed(ld, SE_PEERS_FILE, st, &e);
     }
+    se_rundata_path(rd, SE_PROFILE_JSON, path, sizeof path);
+    if (st == SE_OK && access(path, F_OK) == 0) {
+        st = load_json(rd, SE_PROFILE_JSON, SE_PROFILE_FORMAT, 1, NULL, &rd->profile, &e);
+        if (st != SE_OK)
+            st = failed(ld, SE_PROFILE_JSON, st, &e);
+    }
     if (st == SE_OK) {
         se_rundata_path(rd, SE_PROTOCOL_JSON, path, sizeof path);
         st = se_protocol_load(path, &rd->p, &e);
@@ -226,6 +232,7 @@ void se_rundata_free(se_rundata *rd)
     json_decref(rd->traces);
     json_decref(rd->peers);
     json_decref(rd->derived);
+    json_decref(rd->profile);
     if (rd->have_protocol)
         se_protocol_free(&rd->p);
     for (size_t i = 0; i < rd->n_files; i++)

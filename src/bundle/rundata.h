@@ -19,6 +19,9 @@
 #include "model/protocol.h"
 #include "model/se_common.h"
 
+/* One line of MANIFEST.sha256; rd->files holds them in the manifest's order
+ * (sorted by path), so "<listed>  <path>\n" rewrites the line (the site's
+ * LEFT_OUT.sha256). */
 typedef struct se_run_file {
     char *path;       /* relative to the run, as listed in MANIFEST.sha256 */
     char listed[65];  /* the manifest's hash */
@@ -32,6 +35,7 @@ typedef struct se_rundata {
     int have_protocol;
     json_t *run, *env, *summary, *validation, *resources, *traces;
     json_t *peers;    /* peers.json, NULL in a run made before the peers */
+    json_t *profile;  /* profile/profile.json, NULL in a run not profiled */
     json_t *derived;  /* se_rundata_derived */
     int lenient;      /* loaded by se_rundata_load_each */
     int summary_version; /* summary.json's "version": 1, or 2 with "derived" */
@@ -40,9 +44,11 @@ typedef struct se_rundata {
 } se_rundata;
 
 /* Loads run.json, environment.json, protocol.json, summary.json,
- * validation.json, resources.json, traces.json, peers.json when the run
- * has one, and MANIFEST.sha256 (each JSON file's format and version checked). On failure nothing needs
- * freeing; the message names the file and field. */
+ * validation.json, resources.json, traces.json, peers.json and
+ * profile/profile.json when the run has them, and MANIFEST.sha256 (each
+ * JSON file's format and version checked), and computes the derived
+ * results of a version 1 summary. On failure nothing needs freeing; the
+ * message names the file and field. */
 se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err);
 
 /* Reports one problem of a lenient load; message names the file and field. */
@@ -90,7 +96,7 @@ se_status se_rundata_samples(const se_rundata *rd, const char *rel, se_sample_se
 /* Reads a trace file of the run (free it with se_trace_free). */
 se_status se_rundata_trace(const se_rundata *rd, const char *rel, se_trace *t, se_err *err);
 
-/* "4096x4096": rows x cols, the form case ids and file names use. */
+/* "4096x4096": se_shape_id of a protocol shape (kept for the renderers). */
 void se_rundata_shape_id(const se_shape *s, char *buf, size_t size);
 
 /* An entry of an array in one of the JSON files whose string field `key`
