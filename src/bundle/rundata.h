@@ -7,8 +7,8 @@
  * the report draws on the file), its derived results (derived.h), and
  * readers for its samples and trace files.
  */
-#ifndef SE_REPORT_RUNDATA_H
-#define SE_REPORT_RUNDATA_H
+#ifndef SE_BUNDLE_RUNDATA_H
+#define SE_BUNDLE_RUNDATA_H
 
 #include <stddef.h>
 
