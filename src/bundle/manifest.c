@@ -19,76 +19,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
-#define CHUNK_BYTES (1u << 20)
 #define MAX_LINE 4096                    /* bytes of a manifest line, newline excluded */
 #define MAX_PATH_LEN (MAX_LINE - 64 - 2) /* the longest path a line can hold */
 #define TMP_PREFIX ".tmp-manifest"
-
-se_status se_sha256_file(const char *path, unsigned char digest[32], se_err *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    unsigned char *buf = malloc(CHUNK_BYTES);
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    se_status st = SE_OK;
-    if (!buf || !ctx) {
-        st = se_fail(err, SE_ERR_NOMEM, "cannot allocate a SHA-256 context for %s", path);
-        goto done;
-    }
-    if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-        st = se_fail(err, SE_ERR_IO, "OpenSSL cannot start SHA-256 of %s", path);
-        goto done;
-    }
-    for (;;) {
-        size_t got = fread(buf, 1, CHUNK_BYTES, f);
-        if (got > 0 && EVP_DigestUpdate(ctx, buf, got) != 1) {
-            st = se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 update failed on %s", path);
-            goto done;
-        }
-        if (got < CHUNK_BYTES) {
-            if (ferror(f)) {
-                st = se_fail(err, SE_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-                goto done;
-            }
-            break;
-        }
-    }
-    unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx, digest, &len) != 1 || len != 32)
-        st = se_fail(err, SE_ERR_IO, "OpenSSL cannot finish SHA-256 of %s", path);
-done:
-    EVP_MD_CTX_free(ctx);
-    free(buf);
-    fclose(f);
-    return st;
-}
-
-se_status se_sha256_buffer(const void *data, size_t n, unsigned char digest[32], se_err *err)
-{
-    unsigned int len = 0;
-    if (EVP_Digest(n ? data : "", n, digest, &len, EVP_sha256(), NULL) != 1 || len != 32)
-        return se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 of a %zu-byte buffer failed", n);
-    return SE_OK;
-}
-
-void se_hex32(const unsigned char digest[32], char hex[65])
-{
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 32; i++) {
-        hex[2 * i] = digits[digest[i] >> 4];
-        hex[2 * i + 1] = digits[digest[i] & 15];
-    }
-    hex[64] = '\0';
-}
 
 static int path_char_ok(unsigned char c)
 {
@@ -361,8 +302,8 @@ out:
     return st;
 }
 
-/* One manifest line: the path and expected digest if it parsed, otherwise
- * why it did not. */
+/* One manifest line kept for verifying: the path and expected digest if it
+ * parsed, otherwise why it did not. */
 typedef struct line_rec {
     size_t line_no;
     char *path;           /* NULL when malformed */
@@ -383,30 +324,15 @@ static void lines_free(line_list *l)
     memset(l, 0, sizeof *l);
 }
 
-static line_rec *lines_add(line_list *l, size_t line_no)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        line_rec *v = cap <= SIZE_MAX / sizeof *v ? realloc(l->v, cap * sizeof *v) : NULL;
-        if (!v)
-            return NULL;
-        l->v = v;
-        l->cap = cap;
-    }
-    line_rec *r = &l->v[l->n++];
-    memset(r, 0, sizeof *r);
-    r->line_no = line_no;
-    return r;
-}
-
-static void set_why(line_rec *r, const char *why)
+static void set_why(se_manifest_line *r, const char *why)
 {
     snprintf(r->why, sizeof r->why, "%s", why);
 }
 
-/* Parses one line of len bytes (newline removed; may hold NUL bytes) into
- * r: either r->path and r->hex, or r->why. */
-static void parse_line(const char *s, size_t len, line_rec *r)
+/* Parses one line of len bytes held in s[0..len] (newline removed, s[len]
+ * writable; may hold NUL bytes) into r: either r->path (pointing into s)
+ * and r->hex, or r->why. */
+static void parse_line(char *s, size_t len, se_manifest_line *r)
 {
     if (len < 64 + 2) {
         set_why(r, len == 0 ? "empty line" : "too short for a digest and a path");
@@ -423,7 +349,7 @@ static void parse_line(const char *s, size_t len, line_rec *r)
         set_why(r, "expected two spaces or \" *\" after the digest");
         return;
     }
-    const char *p = s + 66;
+    char *p = s + 66;
     size_t plen = len - 66;
     if (plen == 0) {
         set_why(r, "empty path");
@@ -454,33 +380,35 @@ static void parse_line(const char *s, size_t len, line_rec *r)
         }
         start = end + 1;
     }
-    r->path = malloc(plen + 1);
-    if (!r->path) {
-        set_why(r, "out of memory");
-        return;
-    }
-    memcpy(r->path, p, plen);
-    r->path[plen] = '\0';
+    p[plen] = '\0';
+    r->path = p;
     memcpy(r->hex, s, 64);
     r->hex[64] = '\0';
 }
 
-/* Reads and parses every line of the manifest at mpath. */
-static se_status read_manifest(const char *mpath, line_list *l, se_err *err)
+se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_fn fn, void *ctx,
+                           se_err *err)
 {
-    memset(l, 0, sizeof *l);
+    char *mpath = join_path(dir, name);
+    if (!mpath)
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate the manifest path in %s", dir);
     FILE *f = fopen(mpath, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", mpath, strerror(errno));
+    if (!f) {
+        se_status st = se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", mpath,
+                               strerror(errno));
+        free(mpath);
+        return st;
+    }
     char *buf = malloc(MAX_LINE + 1);
     if (!buf) {
         fclose(f);
-        return se_fail(err, SE_ERR_NOMEM, "cannot allocate a line buffer for %s", mpath);
+        free(mpath);
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate a line buffer for %s", name);
     }
     se_status st = SE_OK;
     size_t line_no = 0, len = 0;
     int too_long = 0, at_eof = 0;
-    while (!at_eof) {
+    while (!at_eof && st == SE_OK) {
         int c = getc(f);
         if (c == EOF) {
             at_eof = 1;
@@ -498,20 +426,57 @@ static se_status read_manifest(const char *mpath, line_list *l, se_err *err)
                 too_long = 1;
             continue;
         }
-        line_rec *r = lines_add(l, ++line_no);
-        if (!r) {
-            st = se_fail(err, SE_ERR_NOMEM, "cannot allocate line %zu of %s", line_no, mpath);
-            break;
-        }
+        se_manifest_line r;
+        memset(&r, 0, sizeof r);
+        r.line_no = ++line_no;
         if (too_long)
-            snprintf(r->why, sizeof r->why, "line longer than %d bytes", MAX_LINE);
+            snprintf(r.why, sizeof r.why, "line longer than %d bytes", MAX_LINE);
         else
-            parse_line(buf, len, r);
+            parse_line(buf, len, &r);
+        st = fn(ctx, &r, err);
         len = 0;
         too_long = 0;
     }
     free(buf);
     fclose(f);
+    free(mpath);
+    return st;
+}
+
+/* se_manifest_read's callback that keeps every line in a line_list. */
+static se_status keep_line(void *ctx, const se_manifest_line *line, se_err *err)
+{
+    line_list *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        line_rec *v = cap <= SIZE_MAX / sizeof *v ? realloc(l->v, cap * sizeof *v) : NULL;
+        if (!v)
+            return se_fail(err, SE_ERR_NOMEM, "cannot allocate line %zu of a manifest",
+                           line->line_no);
+        l->v = v;
+        l->cap = cap;
+    }
+    line_rec *r = &l->v[l->n];
+    memset(r, 0, sizeof *r);
+    r->line_no = line->line_no;
+    if (line->path) {
+        r->path = strdup(line->path);
+        if (!r->path)
+            return se_fail(err, SE_ERR_NOMEM, "cannot allocate line %zu of a manifest",
+                           line->line_no);
+        memcpy(r->hex, line->hex, sizeof r->hex);
+    } else {
+        memcpy(r->why, line->why, sizeof r->why);
+    }
+    l->n++;
+    return SE_OK;
+}
+
+/* Reads and parses every line of dir/name. */
+static se_status read_manifest(const char *dir, const char *name, line_list *l, se_err *err)
+{
+    memset(l, 0, sizeof *l);
+    se_status st = se_manifest_read(dir, name, keep_line, l, err);
     if (st != SE_OK)
         lines_free(l);
     return st;
@@ -645,7 +610,7 @@ se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
     line_rec **sorted = NULL;
     size_t n_sorted = 0;
     memset(&on_disk, 0, sizeof on_disk);
-    st = read_manifest(mpath, &lines, err);
+    st = read_manifest(dir, name, &lines, err);
     if (st != SE_OK) {
         free(mpath);
         return st;
@@ -690,22 +655,26 @@ done:
     return st;
 }
 
+typedef struct lists_ctx {
+    const char *rel;
+    int *listed;
+} lists_ctx;
+
+static se_status match_line(void *ctx, const se_manifest_line *line, se_err *err)
+{
+    (void)err;
+    lists_ctx *c = ctx;
+    if (line->path && strcmp(line->path, c->rel) == 0)
+        *c->listed = 1;
+    return SE_OK;
+}
+
 se_status se_manifest_lists(const char *dir, const char *name, const char *rel, int *listed,
                             se_err *err)
 {
     *listed = 0;
-    char *mpath = join_path(dir, name);
-    if (!mpath)
-        return se_fail(err, SE_ERR_NOMEM, "cannot allocate the manifest path in %s", dir);
-    line_list lines;
-    se_status st = read_manifest(mpath, &lines, err);
-    free(mpath);
-    if (st != SE_OK)
-        return st;
-    for (size_t i = 0; i < lines.n && !*listed; i++)
-        *listed = lines.v[i].path && strcmp(lines.v[i].path, rel) == 0;
-    lines_free(&lines);
-    return SE_OK;
+    lists_ctx c = {rel, listed};
+    return se_manifest_read(dir, name, match_line, &c, err);
 }
 
 int se_manifest_ok(const se_manifest_report *rep, int strict)

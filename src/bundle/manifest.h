@@ -13,18 +13,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bundle/sha256.h" /* the hashes it lists; callers of the old home keep compiling */
 #include "model/se_common.h"
 
 #define SE_MANIFEST_NAME "MANIFEST.sha256"
-
-/* SHA-256 of a file's bytes (OpenSSL EVP), streamed. */
-se_status se_sha256_file(const char *path, unsigned char digest[32], se_err *err);
-
-/* SHA-256 of a buffer. */
-se_status se_sha256_buffer(const void *data, size_t n, unsigned char digest[32], se_err *err);
-
-/* Lowercase hex of a digest into hex (65 bytes with the NUL). */
-void se_hex32(const unsigned char digest[32], char hex[65]);
 
 /* Writes dir/<name> (written to a temporary file in dir, then renamed)
  * listing every regular file below dir except <name> itself. Refuses a
@@ -49,6 +41,26 @@ typedef struct se_manifest_report {
  * naming it. */
 se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
                              se_manifest_report *rep, se_err *err);
+
+/* One line of a manifest as se_manifest_read parsed it. */
+typedef struct se_manifest_line {
+    size_t line_no;   /* from 1 */
+    const char *path; /* the listed path, valid during the callback; NULL when malformed */
+    char hex[65];     /* its lowercase SHA-256 when path is set */
+    char why[96];     /* why the line is malformed when path is NULL */
+} se_manifest_line;
+
+typedef se_status (*se_manifest_line_fn)(void *ctx, const se_manifest_line *line, se_err *err);
+
+/* The one manifest line reader: calls fn for every line of dir/<name>, in
+ * file order. Lines are parsed strictly, as untrusted input: 64 lowercase
+ * hex digits, two spaces (or " *"), a relative path of [A-Za-z0-9._/-]
+ * without empty, "." or ".." components, at most 4096 bytes; any other line
+ * comes with path NULL and why set. A callback that returns other than
+ * SE_OK stops the reading, and that status is returned. SE_ERR_IO when the
+ * manifest cannot be read, naming it. Duplicates are the caller's to judge. */
+se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_fn fn, void *ctx,
+                           se_err *err);
 
 /* Sets *listed to 1 when dir/<name> has a well-formed line for rel, else 0.
  * SE_ERR_IO if the manifest cannot be read. */

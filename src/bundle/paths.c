@@ -18,6 +18,11 @@ void se_case_id_make(int64_t rows, int64_t cols, const char *what, char *buf, si
     snprintf(buf, size, "%" PRId64 "x%" PRId64 ".%s", rows, cols, what);
 }
 
+void se_control_id(const char *name, char *buf, size_t size)
+{
+    snprintf(buf, size, "control.%s", name);
+}
+
 static int parse_dim(const char *s, const char *end, int64_t *v)
 {
     if (s == end || end - s > 18)

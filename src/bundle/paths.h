@@ -18,13 +18,17 @@
 #define SE_RESOURCES_JSON "resources.json"
 #define SE_TRACES_JSON "traces.json"
 #define SE_TRACE_OUTPUTS_CSV "traces/outputs.csv"
+#define SE_PROFILE_DIR "profile"
+#define SE_PROFILE_JSON "profile/profile.json"
 #define SE_PROFILE_KERNELS_CSV "profile/kernels.csv"
+#define SE_PROFILE_NCU_RAW_CSV "profile/ncu_raw.csv"
 
 /* The "format" field of each JSON file. */
 #define SE_RUN_FORMAT "softmax-evidence-run"
 #define SE_ENVIRONMENT_FORMAT "softmax-evidence-environment"
 #define SE_VALIDATION_FORMAT "softmax-evidence-validation"
 #define SE_RESOURCES_FORMAT "softmax-evidence-resources"
+#define SE_PROFILE_FORMAT "softmax-evidence-profile"
 
 /* Longest id a shape or case can have ("<rows>x<cols>.<what>"), with NUL. */
 #define SE_CASE_ID_SIZE 96
@@ -35,6 +39,9 @@ void se_shape_id(int64_t rows, int64_t cols, char *buf, size_t size);
 /* "4096x4096.fusion": the case id of `what` (a strategy, control or peer
  * name) on a shape. */
 void se_case_id_make(int64_t rows, int64_t cols, const char *what, char *buf, size_t size);
+
+/* "control.barriers": the case id of a run-level control. */
+void se_control_id(const char *name, char *buf, size_t size);
 
 /* Splits a case id into its shape and what; returns 0 if it is not of the
  * form <rows>x<cols>.<what> with positive decimal rows and cols. */

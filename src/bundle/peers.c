@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bundle/paths.h"
+
 static const se_peer_info peer_table[SE_NPEERS] = {
     {"torch-eager", "x",
      "softmax(x * rsqrt(mean(x^2, -1) + eps), -1) in plain torch ops, eager"},
@@ -29,17 +31,7 @@ void se_peer_case(const se_shape *s, int peer, se_case_id *c)
     c->what = peer_table[peer].name;
     c->strategy = SE_CASE_PEER;
     c->n_scopes = 1;
-    snprintf(c->id, sizeof c->id, "%" PRId64 "x%" PRId64 ".%s", s->rows, s->cols, c->what);
-}
-
-void se_compare_json_set(json_t *o, const se_compare *c)
-{
-    json_object_set_new(o, "elements", json_integer(c->n));
-    json_object_set_new(o, "fails", json_integer(c->n_fail));
-    json_object_set_new(o, "nan", json_integer(c->n_nan));
-    json_object_set_new(o, "tiny", json_integer(c->n_tiny));
-    json_object_set_new(o, "max_abs_err", json_real(c->max_abs_err));
-    json_object_set_new(o, "max_rel_err", json_real(c->max_rel_err));
+    se_case_id_make(s->rows, s->cols, c->what, c->id, sizeof c->id);
 }
 
 static int same_shape(const json_t *o, int64_t rows, int64_t cols)

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "bundle/records.h" /* se_compare_json_set: a peer entry has validation's fields */
 #include "bundle/samples.h"
 #include "bundle/summary.h"
 #include "model/protocol.h"
@@ -39,10 +40,6 @@ const se_peer_info *se_peer_get(int peer);
  * samples/<id>.csv (se_samples_path), device scope only, strategy
  * SE_CASE_PEER. */
 void se_peer_case(const se_shape *s, int peer, se_case_id *c);
-
-/* Sets a comparison's fields of a validation record, named as in
- * validation.json: elements, fails, nan, tiny, max_abs_err, max_rel_err. */
-void se_compare_json_set(json_t *o, const se_compare *c);
 
 /* The device-scope median of the copy control of a shape in summary.json,
  * 0 if absent. */

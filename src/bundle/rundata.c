@@ -12,129 +12,214 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bundle/derived.h"
+#include "bundle/json.h"
 #include "bundle/manifest.h"
+#include "bundle/paths.h"
 #include "bundle/summary.h"
 #include "bundle/peers.h"
 
 void se_rundata_path(const se_rundata *rd, const char *rel, char *path, size_t size)
 {
-    snprintf(path, size, "%s/%s", rd->dir, rel);
+    se_path_join(rd->dir, rel, path, size);
 }
 
-static se_status load_json(const se_rundata *rd, const char *rel, const char *format, json_t **out,
-                           se_err *err)
+static se_status load_json(const se_rundata *rd, const char *rel, const char *format,
+                           int max_version, int *version, json_t **out, se_err *err)
 {
     char path[4400];
     se_rundata_path(rd, rel, path, sizeof path);
-    json_error_t je;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!j)
-        return se_fail(err, SE_ERR_IO, "%s:%d:%d: %s", rel, je.line, je.column, je.text);
-    const char *f = json_string_value(json_object_get(j, "format"));
-    if (!f || strcmp(f, format) != 0 || json_integer_value(json_object_get(j, "version")) != 1) {
-        json_decref(j);
-        return se_fail(err, SE_ERR_VALIDATION, "%s: field 'format'/'version': expected %s version 1",
-                       rel, format);
+    return se_json_load(path, rel, format, max_version, version, out, err);
+}
+
+/* se_manifest_read's callback: one listed file (verify has judged the lines;
+ * a malformed one here is an error). */
+static se_status add_file(void *ctx, const se_manifest_line *line, se_err *err)
+{
+    se_rundata *rd = ctx;
+    if (!line->path && rd->lenient)
+        return SE_OK; /* verify's manifest check reports it */
+    if (!line->path)
+        return se_fail(err, SE_ERR_VALIDATION, "%s:%zu: %s", SE_MANIFEST_NAME, line->line_no,
+                       line->why);
+    if (rd->n_files == rd->cap_files) {
+        size_t cap = rd->cap_files ? 2 * rd->cap_files : 512;
+        se_run_file *v = realloc(rd->files, cap * sizeof *v);
+        if (!v)
+            return se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_MANIFEST_NAME);
+        rd->files = v;
+        rd->cap_files = cap;
     }
-    *out = j;
+    se_run_file *e = &rd->files[rd->n_files];
+    memset(e, 0, sizeof *e);
+    e->path = strdup(line->path);
+    if (!e->path)
+        return se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_MANIFEST_NAME);
+    memcpy(e->listed, line->hex, sizeof e->listed);
+    rd->n_files++;
     return SE_OK;
 }
 
-static int is_hex64(const char *s)
+/* The derived results: summary.json's for a version 2 summary, computed
+ * for a version 1 one (grid_barrier_ns as recorded, shapes computed). */
+static se_status derive(se_rundata *rd, se_err *err)
 {
-    for (int i = 0; i < 64; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-            return 0;
-    return 1;
-}
-
-/* Reads MANIFEST.sha256 ("<hex>  <path>" lines; verify has checked them). */
-static se_status load_manifest(se_rundata *rd, se_err *err)
-{
-    char path[4400];
-    se_rundata_path(rd, SE_MANIFEST_NAME, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", SE_MANIFEST_NAME, strerror(errno));
-    char line[4400];
-    size_t cap = 0;
-    long lineno = 0;
-    se_status st = SE_OK;
-    while (st == SE_OK && fgets(line, sizeof line, f)) {
-        lineno++;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n')
-            line[--len] = '\0';
-        if (len < 67 || !is_hex64(line) || line[64] != ' ' || line[65] != ' ') {
-            st = se_fail(err, SE_ERR_VALIDATION, "%s:%ld: expected '<sha256>  <path>'",
-                         SE_MANIFEST_NAME, lineno);
-            break;
-        }
-        if (rd->n_files == cap) {
-            cap = cap ? 2 * cap : 512;
-            se_run_file *v = realloc(rd->files, cap * sizeof *v);
-            if (!v) {
-                st = se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_MANIFEST_NAME);
-                break;
-            }
-            rd->files = v;
-        }
-        se_run_file *e = &rd->files[rd->n_files];
-        memset(e, 0, sizeof *e);
-        e->path = strdup(line + 66);
-        if (!e->path) {
-            st = se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_MANIFEST_NAME);
-            break;
-        }
-        memcpy(e->listed, line, 64);
-        rd->n_files++;
+    json_t *rec = json_object_get(rd->summary, "derived");
+    if (rd->summary_version >= SE_SUMMARY_VERSION_DERIVED) {
+        if (!json_is_array(json_object_get(rec, "shapes")))
+            return se_fail(err, SE_ERR_VALIDATION, "%s: field 'derived.shapes': expected an array "
+                           "in a version %d summary", SE_SUMMARY_JSON, rd->summary_version);
+        rd->derived = json_incref(rec);
+        return SE_OK;
     }
-    fclose(f);
+    json_t *d = json_is_object(rec) ? json_deep_copy(rec) : json_object();
+    json_t *shapes = NULL;
+    se_status st = d ? se_derived_shapes(&rd->p, rd->summary, rd->validation, rd->peers, &shapes,
+                                         err)
+                     : se_fail(err, SE_ERR_NOMEM, "%s: derived: out of memory", SE_SUMMARY_JSON);
+    if (st == SE_OK)
+        json_object_set_new(d, "shapes", shapes);
+    if (st == SE_OK)
+        rd->derived = d;
+    else
+        json_decref(d);
     return st;
 }
 
-se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err)
+const json_t *se_rundata_derived(const se_rundata *rd)
+{
+    return rd->derived;
+}
+
+/* Where load_all sends a problem: a strict load stops at the first (err),
+ * a lenient one reports each through problem and goes on. */
+typedef struct loader {
+    se_rundata_problem_fn problem; /* NULL: strict */
+    void *ctx;
+    size_t problems;
+} loader;
+
+/* A failed step: strict loads return st; lenient ones report "<rel>: cannot
+ * be read: <why>" and continue (SE_OK). */
+static se_status failed(loader *ld, const char *rel, se_status st, const se_err *e)
+{
+    if (!ld->problem)
+        return st;
+    size_t n = strlen(rel);
+    const char *why = e->msg;
+    if (strncmp(why, rel, n) == 0 && why[n] == ':')
+        why += n + 1 + (why[n + 1] == ' ');
+    char msg[sizeof e->msg + 256];
+    snprintf(msg, sizeof msg, "%s: cannot be read: %s", rel, why);
+    ld->problem(ld->ctx, msg);
+    ld->problems++;
+    return SE_OK;
+}
+
+static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *err)
 {
     memset(rd, 0, sizeof *rd);
     if (strlen(dir) >= sizeof rd->dir)
         return se_fail(err, SE_ERR_USAGE, "RUN_DIR '%.80s...' is too long", dir);
     snprintf(rd->dir, sizeof rd->dir, "%s", dir);
+    rd->lenient = ld->problem != NULL;
     static const struct {
         const char *rel, *format;
+        int max_version;
         size_t offset;
     } files[] = {
-        {"run.json", "softmax-evidence-run", offsetof(se_rundata, run)},
-        {"environment.json", "softmax-evidence-environment", offsetof(se_rundata, env)},
-        {"summary.json", SE_SUMMARY_FORMAT, offsetof(se_rundata, summary)},
-        {"validation.json", "softmax-evidence-validation", offsetof(se_rundata, validation)},
-        {"resources.json", "softmax-evidence-resources", offsetof(se_rundata, resources)},
-        {"traces.json", SE_TRACES_FORMAT, offsetof(se_rundata, traces)},
+        {SE_RUN_JSON, SE_RUN_FORMAT, 1, offsetof(se_rundata, run)},
+        {SE_ENVIRONMENT_JSON, SE_ENVIRONMENT_FORMAT, 1, offsetof(se_rundata, env)},
+        {SE_SUMMARY_JSON, SE_SUMMARY_FORMAT, SE_SUMMARY_VERSION, offsetof(se_rundata, summary)},
+        {SE_VALIDATION_JSON, SE_VALIDATION_FORMAT, 1, offsetof(se_rundata, validation)},
+        {SE_RESOURCES_JSON, SE_RESOURCES_FORMAT, 1, offsetof(se_rundata, resources)},
+        {SE_TRACES_JSON, SE_TRACES_FORMAT, 1, offsetof(se_rundata, traces)},
     };
     se_status st = SE_OK;
-    for (size_t i = 0; st == SE_OK && i < sizeof files / sizeof files[0]; i++)
-        st = load_json(rd, files[i].rel, files[i].format,
-                       (json_t **)((char *)rd + files[i].offset), err);
+    se_err e = {{0}};
+    for (size_t i = 0; st == SE_OK && i < sizeof files / sizeof files[0]; i++) {
+        st = load_json(rd, files[i].rel, files[i].format, files[i].max_version,
+                       files[i].offset == offsetof(se_rundata, summary) ? &rd->summary_version
+                                                                        : NULL,
+                       (json_t **)((char *)rd + files[i].offset), &e);
+        if (st != SE_OK)
+            st = failed(ld, files[i].rel, st, &e);
+    }
     char path[4400];
     se_rundata_path(rd, SE_PEERS_FILE, path, sizeof path);
-    if (st == SE_OK && access(path, F_OK) == 0)
-        st = load_json(rd, SE_PEERS_FILE, SE_PEERS_FORMAT, &rd->peers, err);
+    if (st == SE_OK && access(path, F_OK) == 0) {
+        st = load_json(rd, SE_PEERS_FILE, SE_PEERS_FORMAT, 1, NULL, &rd->peers, &e);
+        if (st != SE_OK)
+            st = failed(ld, SE_PEERS_FILE, st, &e);
+    }
+    se_rundata_path(rd, SE_PROFILE_JSON, path, sizeof path);
+    if (st == SE_OK && access(path, F_OK) == 0) {
+        st = load_json(rd, SE_PROFILE_JSON, SE_PROFILE_FORMAT, 1, NULL, &rd->profile, &e);
+        if (st != SE_OK)
+            st = failed(ld, SE_PROFILE_JSON, st, &e);
+    }
     if (st == SE_OK) {
-        se_rundata_path(rd, "protocol.json", path, sizeof path);
-        st = se_protocol_load(path, &rd->p, err);
+        se_rundata_path(rd, SE_PROTOCOL_JSON, path, sizeof path);
+        st = se_protocol_load(path, &rd->p, &e);
         rd->have_protocol = st == SE_OK;
+        if (st != SE_OK && ld->problem) {
+            char msg[sizeof e.msg + 32];
+            snprintf(msg, sizeof msg, "%s: %s", SE_PROTOCOL_JSON, e.msg);
+            ld->problem(ld->ctx, msg);
+            ld->problems++;
+            st = SE_OK;
+        }
+    }
+    if (st == SE_OK && rd->run) {
+        const char *id = json_string_value(json_object_get(rd->run, "run_id"));
+        if (!id || !*id || strlen(id) >= sizeof rd->run_id) {
+            st = se_fail(&e, SE_ERR_VALIDATION, "%s: field 'run_id': expected a run id",
+                         SE_RUN_JSON);
+            if (ld->problem) {
+                ld->problem(ld->ctx, e.msg);
+                ld->problems++;
+                st = SE_OK;
+            }
+        } else {
+            snprintf(rd->run_id, sizeof rd->run_id, "%s", id);
+        }
     }
     if (st == SE_OK) {
-        const char *id = json_string_value(json_object_get(rd->run, "run_id"));
-        if (!id || !*id || strlen(id) >= sizeof rd->run_id)
-            st = se_fail(err, SE_ERR_VALIDATION, "run.json: field 'run_id': expected a run id");
-        else
-            snprintf(rd->run_id, sizeof rd->run_id, "%s", id);
+        st = se_manifest_read(rd->dir, SE_MANIFEST_NAME, add_file, rd, &e);
+        if (st != SE_OK)
+            st = failed(ld, SE_MANIFEST_NAME, st, &e);
     }
-    if (st == SE_OK)
-        st = load_manifest(rd, err);
-    if (st != SE_OK)
+    if (st == SE_OK && rd->summary && rd->have_protocol) {
+        st = derive(rd, &e);
+        if (st != SE_OK && ld->problem) {
+            ld->problem(ld->ctx, e.msg);
+            ld->problems++;
+            st = SE_OK;
+        }
+    }
+    if (st != SE_OK) {
+        se_fail(err, st, "%s", e.msg);
         se_rundata_free(rd);
+    }
     return st;
+}
+
+se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err)
+{
+    loader ld = {NULL, NULL, 0};
+    return load_all(dir, rd, &ld, err);
+}
+
+size_t se_rundata_load_each(const char *dir, se_rundata *rd, se_rundata_problem_fn problem,
+                            void *ctx)
+{
+    loader ld = {problem, ctx, 0};
+    se_err err = {{0}};
+    if (load_all(dir, rd, &ld, &err) != SE_OK) {
+        problem(ctx, err.msg);
+        ld.problems++;
+    }
+    return ld.problems;
 }
 
 void se_rundata_free(se_rundata *rd)
@@ -146,6 +231,8 @@ void se_rundata_free(se_rundata *rd)
     json_decref(rd->resources);
     json_decref(rd->traces);
     json_decref(rd->peers);
+    json_decref(rd->derived);
+    json_decref(rd->profile);
     if (rd->have_protocol)
         se_protocol_free(&rd->p);
     for (size_t i = 0; i < rd->n_files; i++)
@@ -210,7 +297,7 @@ se_status se_rundata_trace(const se_rundata *rd, const char *rel, se_trace *t, s
 
 void se_rundata_shape_id(const se_shape *s, char *buf, size_t size)
 {
-    snprintf(buf, size, "%" PRId64 "x%" PRId64, s->rows, s->cols);
+    se_shape_id(s->rows, s->cols, buf, size);
 }
 
 json_t *se_rundata_find(const json_t *array, const char *key, const char *value)

@@ -1,11 +1,14 @@
 /*
- * rundata.h - a verified run directory loaded for the figures command: its
- * JSON files, its protocol, its manifest (each file's listed SHA-256, and
- * the hash recomputed when a figure or the report draws on the file), and
+ * rundata.h - the typed reader of a run directory, used by verify and by
+ * every renderer (table, report, figures, site, profile): its JSON files
+ * (each through se_json_load, format and version checked, duplicate keys
+ * refused), its protocol, its manifest (each file's listed SHA-256 through
+ * the one manifest line reader, and the hash recomputed when a figure or
+ * the report draws on the file), its derived results (derived.h), and
  * readers for its samples and trace files.
  */
-#ifndef SE_REPORT_RUNDATA_H
-#define SE_REPORT_RUNDATA_H
+#ifndef SE_BUNDLE_RUNDATA_H
+#define SE_BUNDLE_RUNDATA_H
 
 #include <stddef.h>
 
@@ -16,6 +19,9 @@
 #include "model/protocol.h"
 #include "model/se_common.h"
 
+/* One line of MANIFEST.sha256; rd->files holds them in the manifest's order
+ * (sorted by path), so "<listed>  <path>\n" rewrites the line (the site's
+ * LEFT_OUT.sha256). */
 typedef struct se_run_file {
     char *path;       /* relative to the run, as listed in MANIFEST.sha256 */
     char listed[65];  /* the manifest's hash */
@@ -29,17 +35,47 @@ typedef struct se_rundata {
     int have_protocol;
     json_t *run, *env, *summary, *validation, *resources, *traces;
     json_t *peers;    /* peers.json, NULL in a run made before the peers */
+    json_t *profile;  /* profile/profile.json, NULL in a run not profiled */
+    json_t *derived;  /* se_rundata_derived */
+    int lenient;      /* loaded by se_rundata_load_each */
+    int summary_version; /* summary.json's "version": 1, or 2 with "derived" */
     se_run_file *files;
-    size_t n_files;
+    size_t n_files, cap_files;
 } se_rundata;
 
 /* Loads run.json, environment.json, protocol.json, summary.json,
- * validation.json, resources.json, traces.json, peers.json when the run
- * has one, and MANIFEST.sha256 (each JSON file's format and version checked). On failure nothing needs
- * freeing; the message names the file and field. */
+ * validation.json, resources.json, traces.json, peers.json and
+ * profile/profile.json when the run has them, and MANIFEST.sha256 (each
+ * JSON file's format and version checked), and computes the derived
+ * results of a version 1 summary. On failure nothing needs freeing; the
+ * message names the file and field. */
 se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err);
 
+/* Reports one problem of a lenient load; message names the file and field. */
+typedef void (*se_rundata_problem_fn)(void *ctx, const char *message);
+
+/* verify's load: loads what can be loaded and goes on past what cannot. A
+ * JSON file that cannot be read (absent, not a regular file, too large,
+ * malformed, duplicate keys, wrong format or version) is left NULL and
+ * reported as "<file>: cannot be read: <why>"; a protocol that cannot be
+ * loaded as "protocol.json: <why>" (have_protocol stays 0); malformed
+ * manifest lines are skipped (verify's manifest check names them). Returns
+ * the number of problems reported; free rd with se_rundata_free in every
+ * case. */
+size_t se_rundata_load_each(const char *dir, se_rundata *rd, se_rundata_problem_fn problem,
+                            void *ctx);
+
 void se_rundata_free(se_rundata *rd);
+
+/* summary.json's "derived" object, the one source of derived numbers for
+ * every renderer (docs/BUNDLE.md): "grid_barrier_ns" and "shapes", one
+ * entry per shape in protocol order with its cases' ratios to stream and
+ * intervals, fractions of the copy, vs_best_peer, and its fastest tiled
+ * strategy, our fastest validated strategy and its best peer. A version 2
+ * summary's is the recorded one (verify has recomputed it); for a version
+ * 1 summary it is computed at load. NULL only when summary.json or the
+ * protocol did not load (a lenient load). Owned by rd. */
+const json_t *se_rundata_derived(const se_rundata *rd);
 
 /* Full path of a file of the run. */
 void se_rundata_path(const se_rundata *rd, const char *rel, char *path, size_t size);
@@ -60,7 +96,7 @@ se_status se_rundata_samples(const se_rundata *rd, const char *rel, se_sample_se
 /* Reads a trace file of the run (free it with se_trace_free). */
 se_status se_rundata_trace(const se_rundata *rd, const char *rel, se_trace *t, se_err *err);
 
-/* "4096x4096": rows x cols, the form case ids and file names use. */
+/* "4096x4096": se_shape_id of a protocol shape (kept for the renderers). */
 void se_rundata_shape_id(const se_shape *s, char *buf, size_t size);
 
 /* An entry of an array in one of the JSON files whose string field `key`

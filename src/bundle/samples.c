@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/paths.h"
 #include "model/strategy.h"
 
 const char *se_scope_name(se_scope s)
@@ -58,7 +59,7 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
             c->what = s < SE_NSTRATEGIES ? se_strategy_get((se_strategy)s)->name
                       : s == SE_NSTRATEGIES ? SE_MK_INIT_NAME : "copy";
             c->n_scopes = SE_NSCOPES;
-            snprintf(c->id, sizeof c->id, "%" PRId64 "x%" PRId64 ".%s", sh->rows, sh->cols, c->what);
+            se_case_id_make(sh->rows, sh->cols, c->what, c->id, sizeof c->id);
         }
     }
     for (int i = 0; i < SE_NCONTROLS; i++) {
@@ -67,7 +68,7 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
         c->strategy = SE_CASE_COPY;
         c->what = control_names[i];
         c->n_scopes = 1;
-        snprintf(c->id, sizeof c->id, "control.%s", c->what);
+        se_control_id(c->what, c->id, sizeof c->id);
     }
     *out = v;
     *n = k;
@@ -76,7 +77,7 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
 
 void se_samples_path(const se_case_id *c, char *path, size_t size)
 {
-    snprintf(path, size, "samples/%s.csv", c->id);
+    se_path_samples(c->id, path, size);
 }
 
 se_status se_samples_write(FILE *f, const se_sample_set *scopes, int n_scopes, se_err *err)
@@ -212,7 +213,7 @@ se_status se_samples_load(const char *dir, const char *rel, se_sample_set *scope
                           se_err *err)
 {
     char path[4400];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    se_path_join(dir, rel, path, sizeof path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel, strerror(errno));

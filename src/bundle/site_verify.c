@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bundle/site_verify.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -14,59 +15,102 @@
 
 #define PATH_SIZE 4400
 
+/* The lines of one manifest, read with se_manifest_read. */
+typedef struct line_vec {
+    se_manifest_line *v; /* path strdup'd, NULL for a malformed line */
+    size_t n, cap;
+} line_vec;
+
+static se_status keep(void *ctx, const se_manifest_line *line, se_err *err)
+{
+    line_vec *l = ctx;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        se_manifest_line *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return se_fail(err, SE_ERR_NOMEM, "out of memory reading a manifest");
+        l->v = v;
+        l->cap = cap;
+    }
+    se_manifest_line *r = &l->v[l->n];
+    *r = *line;
+    r->path = line->path ? strdup(line->path) : NULL;
+    if (line->path && !r->path)
+        return se_fail(err, SE_ERR_NOMEM, "out of memory reading a manifest");
+    l->n++;
+    return SE_OK;
+}
+
+static void vec_free(line_vec *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free((char *)l->v[i].path);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
 /* Every line of LEFT_OUT.sha256 is the run manifest's line of a file the
  * site does not hold, and every such file is listed. */
 static size_t check_left_out(const char *site_dir, FILE *out, size_t *n_left)
 {
-    char path[PATH_SIZE], line[4600];
+    char run_dir[PATH_SIZE];
     size_t problems = 0;
     *n_left = 0;
-    snprintf(path, sizeof path, "%s/run/%s", site_dir, SE_MANIFEST_NAME);
-    FILE *m = fopen(path, "r");
-    snprintf(path, sizeof path, "%s/%s", site_dir, SE_SITE_LEFT_OUT);
-    FILE *lo = fopen(path, "r");
-    if (!m || !lo) {
+    snprintf(run_dir, sizeof run_dir, "%s/run", site_dir);
+    line_vec m = {0}, lo = {0};
+    if (se_manifest_read(run_dir, SE_MANIFEST_NAME, keep, &m, NULL) != SE_OK ||
+        se_manifest_read(site_dir, SE_SITE_LEFT_OUT, keep, &lo, NULL) != SE_OK) {
         if (out)
             fprintf(out, "  %s or run/%s cannot be read\n", SE_SITE_LEFT_OUT, SE_MANIFEST_NAME);
-        if (m)
-            fclose(m);
-        if (lo)
-            fclose(lo);
+        vec_free(&m);
+        vec_free(&lo);
         return 1;
     }
-    /* Both files are in manifest order (sorted by path). */
-    char lol[4600];
-    int have = fgets(lol, sizeof lol, lo) != NULL;
-    while (fgets(line, sizeof line, m)) {
-        char rel[4600], full[PATH_SIZE * 3];
-        snprintf(rel, sizeof rel, "%s", strlen(line) > 66 ? line + 66 : "");
-        rel[strcspn(rel, "\n")] = '\0';
-        snprintf(full, sizeof full, "%s/run/%s", site_dir, rel);
+    for (size_t k = 0; k < lo.n; k++)
+        if (!lo.v[k].path) {
+            problems++;
+            if (out)
+                fprintf(out, "  %s:%zu: %s\n", SE_SITE_LEFT_OUT, lo.v[k].line_no, lo.v[k].why);
+        }
+    /* Both files are in manifest order (sorted by path); the run manifest's
+     * malformed lines are verify's to report. */
+    size_t k = 0;
+    while (k < lo.n && !lo.v[k].path)
+        k++;
+    for (size_t i = 0; i < m.n; i++) {
+        const se_manifest_line *line = &m.v[i];
+        if (!line->path)
+            continue;
+        char full[PATH_SIZE * 2];
+        snprintf(full, sizeof full, "%s/%s", run_dir, line->path);
         struct stat sb;
         int here = stat(full, &sb) == 0;
-        int listed = have && strcmp(lol, line) == 0;
+        int listed = k < lo.n && strcmp(lo.v[k].path, line->path) == 0 &&
+                     strcmp(lo.v[k].hex, line->hex) == 0;
         if (!here && !listed) {
             problems++;
             if (out)
-                fprintf(out, "  run/%s: missing from the site and not listed in %s\n", rel,
+                fprintf(out, "  run/%s: missing from the site and not listed in %s\n", line->path,
                         SE_SITE_LEFT_OUT);
         } else if (here && listed) {
             problems++;
             if (out)
-                fprintf(out, "  run/%s: present, yet listed as left out\n", rel);
+                fprintf(out, "  run/%s: present, yet listed as left out\n", line->path);
         }
         if (listed) {
             (*n_left)++;
-            have = fgets(lol, sizeof lol, lo) != NULL;
+            for (k++; k < lo.n && !lo.v[k].path; k++)
+                ;
         }
     }
-    if (have) {
+    if (k < lo.n) {
         problems++;
         if (out)
-            fprintf(out, "  %s lists a file the run's manifest does not: %s", SE_SITE_LEFT_OUT, lol);
+            fprintf(out, "  %s lists a file the run's manifest does not: %s  %s\n",
+                    SE_SITE_LEFT_OUT, lo.v[k].hex, lo.v[k].path);
     }
-    fclose(m);
-    fclose(lo);
+    vec_free(&m);
+    vec_free(&lo);
     return problems;
 }
 

@@ -307,7 +307,7 @@ se_status se_summary_build(const se_protocol *p, se_sample_source source, void *
         return st;
     }
     json_object_set_new(root, "format", json_string(SE_SUMMARY_FORMAT));
-    json_object_set_new(root, "version", json_integer(SE_SUMMARY_VERSION));
+    json_object_set_new(root, "version", json_integer(1));
     json_object_set_new(root, "bootstrap",
                         json_pack("{s:i, s:I, s:s}", "resamples", (json_int_t)p->bootstrap_resamples,
                                   "seed", (json_int_t)p->bootstrap_seed, "seed_rule",

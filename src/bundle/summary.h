@@ -14,7 +14,10 @@
 #include "bundle/samples.h"
 
 #define SE_SUMMARY_FORMAT "softmax-evidence-summary"
-#define SE_SUMMARY_VERSION 1
+/* The newest version a reader accepts. se_summary_build writes version 1
+ * (every summary recomputable from the samples); a run adds the derived
+ * results (bundle/derived.h) and writes version 2. */
+#define SE_SUMMARY_VERSION 2
 
 /* Gives the samples of one case: fills n_scopes sets. If *owned is set on
  * return, the caller frees the sets with se_sample_set_free. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/json.h"
+#include "bundle/paths.h"
 #include "model/stats.h"
 #include "model/strategy.h"
 #include "model/taskgraph_host.h"
@@ -469,7 +471,7 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
 static se_status open_in(const char *dir, const char *rel, FILE **f, se_err *err)
 {
     char path[4400];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    se_path_join(dir, rel, path, sizeof path);
     *f = fopen(path, "rb");
     if (!*f)
         return se_fail(err, SE_ERR_VALIDATION, "%s: cannot be read: %s", rel, strerror(errno));
@@ -509,7 +511,7 @@ static se_status file_median(const char *dir, const char *rel, double *median, s
 static se_status output_line(const char *dir, const char *id, json_t **o, se_err *err)
 {
     FILE *f;
-    se_status st = open_in(dir, "traces/outputs.csv", &f, err);
+    se_status st = open_in(dir, SE_TRACE_OUTPUTS_CSV, &f, err);
     if (st != SE_OK)
         return st;
     char line[512];
@@ -526,15 +528,18 @@ static se_status output_line(const char *dir, const char *id, json_t **o, se_err
     }
     fclose(f);
     if (!*o)
-        return se_fail(err, SE_ERR_VALIDATION, "traces/outputs.csv: no line for %s", id);
+        return se_fail(err, SE_ERR_VALIDATION, "%s: no line for %s", SE_TRACE_OUTPUTS_CSV, id);
     return SE_OK;
 }
 
 static double timer_resolution(const char *dir)
 {
     char path[4400];
-    snprintf(path, sizeof path, "%s/environment.json", dir);
-    json_t *env = json_load_file(path, 0, NULL);
+    json_t *env = NULL;
+    se_path_join(dir, SE_ENVIRONMENT_JSON, path, sizeof path);
+    if (se_json_load(path, SE_ENVIRONMENT_JSON, SE_ENVIRONMENT_FORMAT, 1, NULL, &env, NULL) !=
+        SE_OK)
+        return 0.0; /* verify reports the file itself */
     double r = json_number_value(
         json_object_get(json_object_get(env, "globaltimer"), "smallest_step_ns"));
     json_decref(env);
@@ -548,11 +553,11 @@ se_status se_trace_case_report(const se_protocol *p, const char *dir, const se_s
     se_taskgeom g = se_taskgeom_make(sh->rows, sh->cols, p->tile);
     int kind = se_trace_kind_of(strategy);
     const char *name = se_strategy_get((se_strategy)strategy)->name;
-    char id[128], rel[200], urel[220], trel[220];
-    snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", sh->rows, sh->cols, name);
-    snprintf(rel, sizeof rel, "traces/%s.csv", id);
-    snprintf(urel, sizeof urel, "traces/%s.untraced.csv", id);
-    snprintf(trel, sizeof trel, "traces/%s.traced.csv", id);
+    char id[SE_CASE_ID_SIZE], rel[200], urel[220], trel[220];
+    se_case_id_make(sh->rows, sh->cols, name, id, sizeof id);
+    se_path_trace(id, rel, sizeof rel);
+    se_path_trace_timed(id, 0, urel, sizeof urel);
+    se_path_trace_timed(id, 1, trel, sizeof trel);
     *entry = *cost = NULL;
     FILE *f;
     se_trace t;

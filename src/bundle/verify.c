@@ -11,7 +11,10 @@
 
 #include <jansson.h>
 
+#include "bundle/derived.h"
+#include "bundle/paths.h"
 #include "bundle/peers.h"
+#include "bundle/rundata.h"
 #include "model/protocol.h"
 #include "model/reference.h"
 #include "model/strategy.h"
@@ -26,6 +29,7 @@ typedef struct verify_ctx {
     FILE *out;
     size_t problems;
     size_t samples_read;
+    se_rundata rd; /* the run as the one reader loads it (leniently) */
 } verify_ctx;
 
 static void problem(verify_ctx *v, const char *fmt, const char *a, const char *b)
@@ -40,29 +44,12 @@ static void problem(verify_ctx *v, const char *fmt, const char *a, const char *b
 
 static void path_of(const verify_ctx *v, const char *rel, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s/%s", v->dir, rel);
+    se_path_join(v->dir, rel, buf, size);
 }
 
-/* Loads a JSON file of the run and checks its format and version. */
-static json_t *load_json(verify_ctx *v, const char *rel, const char *format)
+static void rd_problem(void *ctx, const char *message)
 {
-    char path[4400];
-    path_of(v, rel, path, sizeof path);
-    json_error_t je;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    if (!j) {
-        char why[300];
-        snprintf(why, sizeof why, "%d:%d: %s", je.line, je.column, je.text);
-        problem(v, "%s: cannot be read: %s", rel, why);
-        return NULL;
-    }
-    const char *f = json_string_value(json_object_get(j, "format"));
-    if (!f || strcmp(f, format) != 0 || json_integer_value(json_object_get(j, "version")) != 1) {
-        problem(v, "%s: field 'format'/'version': expected %s version 1", rel, format);
-        json_decref(j);
-        return NULL;
-    }
-    return j;
+    problem(ctx, "%s%s", message, "");
 }
 
 static se_status file_source(void *ctx, const se_case_id *c, se_sample_set *scopes, int *owned,
@@ -82,13 +69,17 @@ static se_status file_source(void *ctx, const se_case_id *c, se_sample_set *scop
 
 static void check_summaries(verify_ctx *v, const se_protocol *p)
 {
-    json_t *saved = load_json(v, "summary.json", SE_SUMMARY_FORMAT);
+    const json_t *saved = v->rd.summary;
     if (!saved)
         return;
     json_t *again = NULL;
     se_err err = {{0}};
     size_t before = v->problems;
-    if (se_summary_build(p, file_source, v, &again, &err) != SE_OK) {
+    se_status st = se_summary_build(p, file_source, v, &again, &err);
+    /* A version 2 summary records the derived results: recomputed too. */
+    if (st == SE_OK && v->rd.summary_version >= SE_SUMMARY_VERSION_DERIVED)
+        st = se_derived_add(p, again, v->rd.validation, v->rd.peers, &err);
+    if (st != SE_OK) {
         problem(v, "summary.json: cannot be recomputed: %s%s", err.msg, "");
     } else {
         char path[512] = "", what[256] = "";
@@ -111,7 +102,6 @@ static void check_summaries(verify_ctx *v, const se_protocol *p)
         fprintf(v->out, "summaries: %zu cases recomputed from %zu raw samples: %s\n", n_cases,
                 v->samples_read, v->problems == before ? "all match" : "MISMATCH");
     json_decref(again);
-    json_decref(saved);
 }
 
 static int bool_field(const json_t *o, const char *k)
@@ -128,9 +118,10 @@ static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, 
 {
     int64_t rows = json_integer_value(json_object_get(c, "rows"));
     int64_t cols = json_integer_value(json_object_get(c, "cols"));
-    char xrel[160], yrel[200], xp[4400], yp[4400];
-    snprintf(xrel, sizeof xrel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", rows, cols);
-    snprintf(yrel, sizeof yrel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", rows, cols, name);
+    char xrel[160], yrel[200], xp[4400], yp[4400], id[SE_CASE_ID_SIZE];
+    se_path_array_x(rows, cols, xrel, sizeof xrel);
+    se_case_id_make(rows, cols, name ? name : "?", id, sizeof id);
+    se_path_array_y(id, yrel, sizeof yrel);
     path_of(v, xrel, xp, sizeof xp);
     path_of(v, yrel, yp, sizeof yp);
     struct stat sx, sy;
@@ -185,7 +176,7 @@ static int recheck_arrays(verify_ctx *v, const se_protocol *p, const json_t *c, 
 
 static void check_validation(verify_ctx *v, const se_protocol *p)
 {
-    json_t *j = load_json(v, "validation.json", "softmax-evidence-validation");
+    const json_t *j = v->rd.validation;
     if (!j)
         return;
     size_t before = v->problems, n_pass = 0, n_arrays = 0;
@@ -240,13 +231,12 @@ static void check_validation(verify_ctx *v, const se_protocol *p)
         }
         n_arrays += (size_t)recheck_arrays(v, p, c, cid,
                                            json_string_value(json_object_get(c, "strategy")),
-                                           "validation.json");
+                                           SE_VALIDATION_JSON);
     }
     if (v->out)
         fprintf(v->out, "validation: %zu cases re-checked against atol %g, rtol %g: %zu pass%s; "
                 "%zu recomputed from saved arrays\n", json_array_size(cases), p->tol.atol,
                 p->tol.rtol, n_pass, v->problems == before ? "" : ", PROBLEMS", n_arrays);
-    json_decref(j);
 }
 
 /* The saved entry of a case in a traces.json array, or NULL. */
@@ -290,10 +280,10 @@ static void compare_entry(verify_ctx *v, const char *what, const char *id, const
  * remote-only (a site bundle keeps only some traces). */
 static void check_traces(verify_ctx *v, const se_protocol *p)
 {
-    json_t *saved = load_json(v, "traces.json", SE_TRACES_FORMAT);
+    const json_t *saved = v->rd.traces;
     if (!saved)
         return;
-    json_t *val = load_json(v, "validation.json", "softmax-evidence-validation");
+    const json_t *val = v->rd.validation;
     json_t *traces = json_object_get(saved, "traces"), *costs = json_object_get(saved, "tracing_cost");
     json_t *overlap = json_object_get(saved, "overlap");
     size_t before = v->problems, checked = 0, remote = 0, failures = 0, expected = 0, n_overlap = 0;
@@ -303,10 +293,10 @@ static void check_traces(verify_ctx *v, const se_protocol *p)
             if (!((p->strategies >> s) & 1u) || kind < 0)
                 continue;
             expected++;
-            char id[128], rel[200];
-            snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
-                     p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
-            snprintf(rel, sizeof rel, "traces/%s.csv", id);
+            char id[SE_CASE_ID_SIZE], rel[200];
+            se_case_id_make(p->shapes[i].rows, p->shapes[i].cols,
+                            se_strategy_get((se_strategy)s)->name, id, sizeof id);
+            se_path_trace(id, rel, sizeof rel);
             json_t *se = entry_of(traces, id);
             if (kind != SE_TRACE_ROWS) {
                 json_t *oi = json_array_get(overlap, n_overlap++);
@@ -339,7 +329,7 @@ static void check_traces(verify_ctx *v, const se_protocol *p)
             json_t *vc = entry_of(json_object_get(val, "cases"), id);
             if (vc && !json_equal(json_object_get(vc, "output_sha256"),
                                   json_object_get(entry, "output_sha256")))
-                problem(v, "traces/outputs.csv: %s: the traced run's output differs from the "
+                problem(v, SE_TRACE_OUTPUTS_CSV ": %s: the traced run's output differs from the "
                         "validated output (%s)", id, "output_sha256");
             json_decref(entry);
             json_decref(cost);
@@ -355,15 +345,12 @@ static void check_traces(verify_ctx *v, const se_protocol *p)
         fprintf(v->out, "traces: %zu checked for coverage and ordering (%zu fail), %zu "
                 "remote-only: %s\n", checked, failures, remote,
                 v->problems == before ? "all match the saved report" : "PROBLEMS");
-    json_decref(val);
-    json_decref(saved);
 }
 
 static int peers_listed(void *ctx, const char *rel)
 {
     verify_ctx *v = ctx;
-    int listed = 0;
-    return se_manifest_lists(v->dir, SE_MANIFEST_NAME, rel, &listed, NULL) == SE_OK && listed;
+    return se_rundata_listed(&v->rd, rel);
 }
 
 static void peers_problem(void *ctx, const char *message)
@@ -381,11 +368,10 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
             fprintf(v->out, "peers: none recorded (the run predates the PyTorch peers)\n");
         return;
     }
-    json_t *j = load_json(v, SE_PEERS_FILE, SE_PEERS_FORMAT);
+    const json_t *j = v->rd.peers;
     if (!j)
         return;
-    json_t *summary = load_json(v, "summary.json", SE_SUMMARY_FORMAT);
-    json_t *val = load_json(v, "validation.json", "softmax-evidence-validation");
+    const json_t *summary = v->rd.summary, *val = v->rd.validation;
     size_t before = v->problems, n_arrays = 0;
     se_peers_env env = {p, summary, val, file_source, v, peers_listed, peers_problem, v};
     se_peers_counts n;
@@ -422,9 +408,6 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
                     "arrays: %s\n", n.entries, n.ok, n.failed, n.errors, n.recomputed, n_arrays,
                     v->problems == before ? "all match" : "PROBLEMS");
     }
-    json_decref(summary);
-    json_decref(val);
-    json_decref(j);
 }
 
 se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
@@ -432,7 +415,10 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     struct stat sb;
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return se_fail(err, SE_ERR_IO, "%s: not a directory", dir);
-    verify_ctx v = {dir, out, 0, 0};
+    verify_ctx v;
+    memset(&v, 0, sizeof v);
+    v.dir = dir;
+    v.out = out;
     if (out)
         fprintf(out, "verify %s\n", dir);
     se_manifest_report rep;
@@ -445,21 +431,14 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
                 rep.unlisted, rep.malformed);
     size_t file_problems = rep.mismatched + rep.unlisted + rep.malformed +
                            (strict ? rep.remote_only : 0);
-    json_t *run = load_json(&v, "run.json", "softmax-evidence-run");
-    json_decref(run);
-    char ppath[4400];
-    path_of(&v, "protocol.json", ppath, sizeof ppath);
-    se_protocol p;
-    se_err perr = {{0}};
-    if (se_protocol_load(ppath, &p, &perr) != SE_OK) {
-        problem(&v, "protocol.json: %s%s", perr.msg, "");
-    } else {
-        check_summaries(&v, &p);
-        check_validation(&v, &p);
-        check_traces(&v, &p);
-        check_peers(&v, &p);
-        se_protocol_free(&p);
+    se_rundata_load_each(dir, &v.rd, rd_problem, &v);
+    if (v.rd.have_protocol) {
+        check_summaries(&v, &v.rd.p);
+        check_validation(&v, &v.rd.p);
+        check_traces(&v, &v.rd.p);
+        check_peers(&v, &v.rd.p);
     }
+    se_rundata_free(&v.rd);
     size_t total = file_problems + v.problems;
     if (out)
         fprintf(out, "verify: %s (%zu problem%s)\n", total ? "FAILED" : "OK", total,

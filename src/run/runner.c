@@ -23,6 +23,8 @@
 #include "bundle/manifest.h"
 #include "bundle/rundir.h"
 #include "bundle/samples.h"
+#include "bundle/derived.h"
+#include "bundle/records.h"
 #include "bundle/summary.h"
 #include "bundle/trace.h"
 #include "gpu/kernels.h"
@@ -346,39 +348,19 @@ static void progress(const run_state *rs, size_t done, double t0, const char *wh
 
 static json_t *validation_json(const run_state *rs)
 {
-    json_t *arr = json_array();
+    se_validation_record *recs = calloc(rs->n_results ? rs->n_results : 1, sizeof *recs);
+    if (!recs)
+        return NULL;
     for (size_t i = 0; i < rs->n_results; i++) {
         const se_validation *v = &rs->results[i];
-        char in_hex[65], out_hex[65];
-        se_hex32(v->input_sha256, in_hex);
-        se_hex32(v->sha256, out_hex);
-        json_t *o = json_object();
-        json_object_set_new(o, "case", json_sprintf("%" PRId64 "x%" PRId64 ".%s", v->shape.rows,
-                                                    v->shape.cols, se_strategy_get(v->strategy)->name));
-        json_object_set_new(o, "shape", json_string(v->shape.spec));
-        json_object_set_new(o, "rows", json_integer(v->shape.rows));
-        json_object_set_new(o, "cols", json_integer(v->shape.cols));
-        json_object_set_new(o, "tile", json_integer(v->tile));
-        json_object_set_new(o, "strategy", json_string(se_strategy_get(v->strategy)->name));
-        json_object_set_new(o, "blocks", json_integer(v->blocks));
-        json_object_set_new(o, "graph_nodes", json_integer((json_int_t)v->graph_nodes));
-        json_object_set_new(o, "invocations", json_integer(v->invocations));
-        se_compare_json_set(o, &v->vs_ref);
-        json_object_set_new(o, "vs_cudnn_max_rel", json_real(v->vs_cudnn.max_rel_err));
-        json_object_set_new(o, "vs_cudnn_fails", json_integer(v->vs_cudnn.n_fail));
-        json_object_set_new(o, "repeat_identical", json_boolean(v->repeat_identical));
-        json_object_set_new(o, "matches_tiled",
-                            v->matches_tiled < 0 ? json_null() : json_boolean(v->matches_tiled));
-        json_object_set_new(o, "input_sha256", json_string(in_hex));
-        json_object_set_new(o, "output_sha256", json_string(out_hex));
-        json_object_set_new(o, "pass", json_boolean(v->pass));
-        json_array_append_new(arr, o);
+        recs[i] = (se_validation_record){&v->shape, v->tile, se_strategy_get(v->strategy)->name,
+                                         v->blocks, v->graph_nodes, v->invocations, &v->vs_ref,
+                                         &v->vs_cudnn, v->repeat_identical, v->matches_tiled,
+                                         v->input_sha256, v->sha256, v->pass};
     }
-    return json_pack("{s:s, s:i, s:{s:f, s:f, s:s}, s:i, s:o}", "format",
-                     "softmax-evidence-validation", "version", 1, "tolerance", "atol",
-                     rs->p->tol.atol, "rtol", rs->p->tol.rtol, "rule",
-                     "pass element: finite and |out - ref| <= atol + rtol * |ref|",
-                     "invocations", rs->p->invocations, "cases", arr);
+    json_t *j = se_validation_json(&rs->p->tol, rs->p->invocations, recs, rs->n_results);
+    free(recs);
+    return j;
 }
 
 
@@ -418,79 +400,73 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
     }
     se_command_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no 2>/dev/null",
                     NULL, dirty, sizeof dirty);
-    json_t *cmd = json_array();
-    for (int i = 0; i < argc; i++)
-        json_array_append_new(cmd, json_string(argv[i]));
-    return json_pack(
-        "{s:s, s:i, s:{s:s, s:s, s:i, s:s, s:i, s:I, s:i, s:f, s:f, s:i, s:i, s:i},"
-        " s:{s:f, s:f}, s:{s:i, s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:i},"
-        " s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:b, s:s}, s:o}",
-        "format", "softmax-evidence-environment", "version", 1,
-        "gpu", "name", d->name, "uuid", uuid, "ordinal", d->ordinal, "compute_capability", cc,
-        "sm_count", d->sm_count, "global_memory_bytes", (json_int_t)d->global_bytes,
-        "l2_bytes", l2, "peak_sm_clock_mhz", sm_khz / 1000.0, "peak_memory_clock_mhz",
-        mem_khz / 1000.0, "memory_bus_bits", bus, "cooperative_max_blocks_fusion",
-        d->fusion_max_blocks, "cooperative_max_blocks_megakernel", d->mega_max_blocks,
-        "globaltimer", "smallest_step_ns", rs->timer_step_ns, "mean_step_ns", rs->timer_mean_ns,
-        "software", "driver_version", d->driver_version, "runtime_version", d->runtime_version,
-        "nvcc_version", se_build_nvcc_version, "cuda_architectures", se_build_cuda_archs,
-        "cuda_flags", se_build_cuda_flags, "build_type", se_build_type, "cudnn_version",
-        (json_int_t)se_cudnn_version(), "cudnn_compiled_version",
-        (json_int_t)se_cudnn_compiled_version(), "curand_version", curand_v,
-        "host", "hostname", host, "os", un.sysname, "release", un.release, "machine", un.machine,
-        "source", "git_commit", commit[0] ? commit : "unknown", "git_commit_from", commit_from,
-        "git_dirty", dirty[0] != '\0',
-        "source_dir", SE_SOURCE_DIR, "command_line", cmd);
+    /* The co-residency limit of each cooperative group. */
+    const se_coop_limit coop[] = {{"fusion", d->fusion_max_blocks},
+                                  {"megakernel", d->mega_max_blocks}};
+    se_environment_info e = {
+        .gpu = {d->name, uuid, d->ordinal, cc, d->sm_count, (int64_t)d->global_bytes, l2,
+                sm_khz / 1000.0, mem_khz / 1000.0, bus, coop, sizeof coop / sizeof coop[0]},
+        .globaltimer_smallest_step_ns = rs->timer_step_ns,
+        .globaltimer_mean_step_ns = rs->timer_mean_ns,
+        .software = {d->driver_version, d->runtime_version, se_build_nvcc_version,
+                     se_build_cuda_archs, se_build_cuda_flags, se_build_type,
+                     (int64_t)se_cudnn_version(), (int64_t)se_cudnn_compiled_version(), curand_v},
+        .host = {host, un.sysname, un.release, un.machine},
+        .source = {commit[0] ? commit : "unknown", commit_from, dirty[0] != '\0', SE_SOURCE_DIR},
+        .argc = argc,
+        .argv = argv,
+    };
+    return se_environment_json(&e);
 }
 
 static json_t *resources_json(const run_state *rs)
 {
     const se_kernel_entry *tab;
-    size_t n = se_gpu_kernel_table(&tab);
-    json_t *kernels = json_array(), *graphs = json_array();
-    for (size_t i = 0; i < n; i++) {
-        struct cudaFuncAttributes a;
-        int per_sm = 0;
-        if (cudaFuncGetAttributes(&a, tab[i].fn) != cudaSuccess)
-            continue;
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tab[i].fn, tab[i].block_threads, 0);
-        json_array_append_new(
-            kernels,
-            json_pack("{s:s, s:s, s:i, s:i, s:I, s:I, s:I, s:i, s:i, s:i, s:i}", "kernel",
-                      tab[i].name, "used_by", tab[i].used_by, "block_threads",
-                      tab[i].block_threads, "registers", a.numRegs, "shared_static_bytes",
-                      (json_int_t)a.sharedSizeBytes, "local_bytes", (json_int_t)a.localSizeBytes,
-                      "const_bytes", (json_int_t)a.constSizeBytes, "max_threads_per_block",
-                      a.maxThreadsPerBlock, "ptx_version", a.ptxVersion, "binary_version",
-                      a.binaryVersion, "max_blocks_per_sm", per_sm));
+    size_t n = se_gpu_kernel_table(&tab), nk = 0;
+    se_kernel_resources *k = calloc(n ? n : 1, sizeof *k);
+    se_launch_resources *l = calloc(rs->n_results ? rs->n_results : 1, sizeof *l);
+    json_t *j = NULL;
+    if (k && l) {
+        for (size_t i = 0; i < n; i++) {
+            struct cudaFuncAttributes a;
+            int per_sm = 0;
+            if (cudaFuncGetAttributes(&a, tab[i].fn) != cudaSuccess)
+                continue;
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tab[i].fn,
+                                                          tab[i].block_threads, 0);
+            k[nk++] = (se_kernel_resources){tab[i].name, tab[i].used_by, tab[i].block_threads,
+                                            a.numRegs, (int64_t)a.sharedSizeBytes,
+                                            (int64_t)a.localSizeBytes, (int64_t)a.constSizeBytes,
+                                            a.maxThreadsPerBlock, a.ptxVersion, a.binaryVersion,
+                                            per_sm};
+        }
+        for (size_t i = 0; i < rs->n_results; i++) {
+            const se_validation *v = &rs->results[i];
+            const se_strategy_info *s = se_strategy_get(v->strategy);
+            l[i] = (se_launch_resources){v->shape.spec, s->name, s->launch, (int)v->graph_nodes,
+                                         v->blocks};
+        }
+        j = se_resources_json(k, nk, l, rs->n_results);
     }
-    for (size_t i = 0; i < rs->n_results; i++) {
-        const se_validation *v = &rs->results[i];
-        json_array_append_new(
-            graphs, json_pack("{s:s, s:s, s:s, s:i, s:i}", "shape", v->shape.spec, "strategy",
-                              se_strategy_get(v->strategy)->name, "launch",
-                              se_strategy_get(v->strategy)->launch, "graph_nodes",
-                              (int)v->graph_nodes, "cooperative_blocks", v->blocks));
-    }
-    return json_pack("{s:s, s:i, s:o, s:o}", "format", "softmax-evidence-resources", "version", 1,
-                     "kernels", kernels, "launches", graphs);
+    free(k);
+    free(l);
+    return j;
 }
 
-static se_status write_sources(run_state *rs, json_t *list, se_err *err)
+static se_status write_sources(run_state *rs, se_source_file *list, se_err *err)
 {
     for (size_t i = 0; i < se_embedded_count; i++) {
         const se_embedded_file *f = &se_embedded_files[i];
-        char rel[512], hex[65];
+        se_source_file *s = &list[i];
         unsigned char d[32];
-        snprintf(rel, sizeof rel, "source/%s", f->path);
-        se_status st = se_rundir_write(&rs->rd, rel, f->data, f->len, err);
+        snprintf(s->path, sizeof s->path, "source/%s", f->path);
+        se_status st = se_rundir_write(&rs->rd, s->path, f->data, f->len, err);
         if (st == SE_OK)
             st = se_sha256_buffer(f->data, f->len, d, err);
         if (st != SE_OK)
             return st;
-        se_hex32(d, hex);
-        json_array_append_new(list, json_pack("{s:s, s:s, s:I}", "path", rel, "sha256", hex,
-                                              "bytes", (json_int_t)f->len));
+        se_hex32(d, s->sha256);
+        s->bytes = f->len;
     }
     return SE_OK;
 }
@@ -541,8 +517,6 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
             fprintf(stderr, "warning: %zu traces fail their checks (listed above); the run "
                     "is kept as evidence and verify will fail it\n", trace_failures);
     }
-    if (st == SE_OK)
-        st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
     if (st == SE_OK) {
         j = NULL;
         st = se_peers_json(rs->peers, *summary, &j, err);
@@ -550,27 +524,27 @@ static se_status write_bundle(run_state *rs, const se_protocol_source *src, int 
             st = se_rundir_write_json(&rs->rd, SE_PEERS_FILE, j, err);
         json_decref(j);
     }
-    json_t *sources = json_array();
+    /* summary.json version 2: its derived results read validation.json and
+     * peers.json, written above. */
+    if (st == SE_OK)
+        st = se_derived_add_dir(rs->p, rs->rd.tmp, *summary, err);
+    if (st == SE_OK)
+        st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
+    se_source_file *sources = calloc(se_embedded_count ? se_embedded_count : 1, sizeof *sources);
+    if (st == SE_OK && !sources)
+        st = se_fail(err, SE_ERR_NOMEM, "run.json: out of memory");
     if (st == SE_OK)
         st = write_sources(rs, sources, err);
     if (st != SE_OK) {
-        json_decref(sources);
+        free(sources);
         return st;
     }
     utc_now(rs->finished, sizeof rs->finished);
-    j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o, s:b, s:s, s:s}",
-                  "format", "softmax-evidence-run", "version", 1, "run_id", rs->rd.id,
-                  "started_utc", rs->started, "finished_utc", rs->finished, "status", "complete",
-                  "protocol", "source", src->name, "source_sha256", srchex, "bundle_copy",
-                  "protocol.json", "bundle_copy_sha256", phex, "arrays_saved",
-                  rs->o->save_arrays, "source_files", sources, "blocking_kernel",
-                  !rs->o->no_blocking_kernel, "interleaving",
-                  "per round, items in a Fisher-Yates order from se_rng_seed(order_seed ^ "
-                  "case_index << 40 ^ scope << 32 ^ round); each sample records its round and "
-                  "position",
-                  "megakernel", "a toy: it shows the ready-task mechanism and its costs on this "
-                  "workload, not a model-scale megakernel result; its queue reset runs inside "
-                  "every timed invocation");
+    se_run_info info = {rs->rd.id, rs->started, rs->finished, src->name, srchex, phex,
+                        rs->o->save_arrays, sources, se_embedded_count,
+                        !rs->o->no_blocking_kernel};
+    j = se_run_json(&info);
+    free(sources);
     st = se_rundir_write_json(&rs->rd, "run.json", j, err);
     json_decref(j);
     return st;

@@ -1,0 +1,126 @@
+/*
+ * records.h - the writers of a run's records: run.json, environment.json,
+ * resources.json and validation.json (docs/BUNDLE.md), each built from a
+ * plain struct the run fills, so that the bundle layer alone knows their
+ * keys, their order and their number types. The run measures; these say
+ * how it is recorded.
+ */
+#ifndef SE_BUNDLE_RECORDS_H
+#define SE_BUNDLE_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "model/tolerance.h"
+#include "model/workload.h"
+
+/* run.json's entry of one embedded source file. */
+typedef struct se_source_file {
+    char path[512];   /* "source/<path>", relative to the run */
+    char sha256[65];
+    size_t bytes;
+} se_source_file;
+
+typedef struct se_run_info {
+    const char *run_id, *started_utc, *finished_utc;
+    const char *protocol_source;        /* where the protocol came from */
+    const char *protocol_source_sha256; /* of that file */
+    const char *protocol_copy_sha256;   /* of the bundle's protocol.json */
+    int arrays_saved;
+    const se_source_file *sources;
+    size_t n_sources;
+    int blocking_kernel;
+} se_run_info;
+
+/* run.json: the run's identity and times, the protocol's origin and
+ * hashes, the sources, the interleaving rule and the toy statement. */
+json_t *se_run_json(const se_run_info *r);
+
+/* A cooperative kernel's co-residency limit, written to environment.json as
+ * gpu.cooperative_max_blocks_<group>, in the order given. */
+typedef struct se_coop_limit {
+    const char *group;  /* the strategy table's coop_group: "fusion", "megakernel" */
+    int max_blocks;
+} se_coop_limit;
+
+typedef struct se_environment_info {
+    struct {
+        const char *name, *uuid;
+        int ordinal;
+        const char *compute_capability;  /* "9.0" */
+        int sm_count;
+        int64_t global_memory_bytes;
+        int l2_bytes;
+        double peak_sm_clock_mhz, peak_memory_clock_mhz;
+        int memory_bus_bits;
+        const se_coop_limit *coop;
+        size_t n_coop;
+    } gpu;
+    double globaltimer_smallest_step_ns, globaltimer_mean_step_ns;
+    struct {
+        int driver_version, runtime_version;
+        const char *nvcc_version, *cuda_architectures, *cuda_flags, *build_type;
+        int64_t cudnn_version, cudnn_compiled_version;
+        int curand_version;
+    } software;
+    struct {
+        const char *hostname, *os, *release, *machine;
+    } host;
+    struct {
+        const char *git_commit, *git_commit_from;
+        int git_dirty;  /* 1, 0, or -1: not known (written "unknown") */
+        const char *source_dir;
+    } source;
+    int argc;
+    char *const *argv;
+} se_environment_info;
+
+/* environment.json. */
+json_t *se_environment_json(const se_environment_info *e);
+
+/* resources.json's entry of one kernel, as cudaFuncGetAttributes and the
+ * occupancy calculator give it. */
+typedef struct se_kernel_resources {
+    const char *kernel, *used_by;
+    int block_threads, registers;
+    int64_t shared_static_bytes, local_bytes, const_bytes;
+    int max_threads_per_block, ptx_version, binary_version, max_blocks_per_sm;
+} se_kernel_resources;
+
+/* resources.json's entry of one (shape, strategy) launch. */
+typedef struct se_launch_resources {
+    const char *shape, *strategy, *launch;
+    int graph_nodes, cooperative_blocks;
+} se_launch_resources;
+
+/* resources.json. */
+json_t *se_resources_json(const se_kernel_resources *k, size_t n_kernels,
+                          const se_launch_resources *l, size_t n_launches);
+
+/* One (shape, strategy) of validation.json. */
+typedef struct se_validation_record {
+    const se_shape *shape;
+    int64_t tile;
+    const char *strategy;
+    int blocks;                 /* cooperative grid, 0 for others */
+    size_t graph_nodes;
+    int invocations;
+    const se_compare *vs_ref;   /* against the float64 reference */
+    const se_compare *vs_cudnn; /* against cuDNN's output */
+    int repeat_identical;
+    int matches_tiled;          /* -1: not tiled (written null) */
+    const unsigned char *input_sha256, *output_sha256; /* 32 bytes each */
+    int pass;
+} se_validation_record;
+
+/* validation.json: the tolerances, the invocations and every record. */
+json_t *se_validation_json(const se_tolerance *tol, int invocations,
+                           const se_validation_record *v, size_t n);
+
+/* Sets a comparison's fields of a validation record (validation.json's
+ * and peers.json's): elements, fails, nan, tiny, max_abs_err, max_rel_err. */
+void se_compare_json_set(json_t *o, const se_compare *c);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * sha256.c - SHA-256 of files and buffers through OpenSSL's EVP interface
+ * (see sha256.h).
+ */
+#include "bundle/sha256.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#define CHUNK_BYTES (1u << 20)
+
+se_status se_sha256_file(const char *path, unsigned char digest[32], se_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return se_fail(err, SE_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    unsigned char *buf = malloc(CHUNK_BYTES);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    se_status st = SE_OK;
+    if (!buf || !ctx) {
+        st = se_fail(err, SE_ERR_NOMEM, "cannot allocate a SHA-256 context for %s", path);
+        goto done;
+    }
+    if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+        st = se_fail(err, SE_ERR_IO, "OpenSSL cannot start SHA-256 of %s", path);
+        goto done;
+    }
+    for (;;) {
+        size_t got = fread(buf, 1, CHUNK_BYTES, f);
+        if (got > 0 && EVP_DigestUpdate(ctx, buf, got) != 1) {
+            st = se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 update failed on %s", path);
+            goto done;
+        }
+        if (got < CHUNK_BYTES) {
+            if (ferror(f)) {
+                st = se_fail(err, SE_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+                goto done;
+            }
+            break;
+        }
+    }
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(ctx, digest, &len) != 1 || len != 32)
+        st = se_fail(err, SE_ERR_IO, "OpenSSL cannot finish SHA-256 of %s", path);
+done:
+    EVP_MD_CTX_free(ctx);
+    free(buf);
+    fclose(f);
+    return st;
+}
+
+se_status se_sha256_buffer(const void *data, size_t n, unsigned char digest[32], se_err *err)
+{
+    unsigned int len = 0;
+    if (EVP_Digest(n ? data : "", n, digest, &len, EVP_sha256(), NULL) != 1 || len != 32)
+        return se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 of a %zu-byte buffer failed", n);
+    return SE_OK;
+}
+
+void se_hex32(const unsigned char digest[32], char hex[65])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        hex[2 * i] = digits[digest[i] >> 4];
+        hex[2 * i + 1] = digits[digest[i] & 15];
+    }
+    hex[64] = '\0';
+}

@@ -1,0 +1,21 @@
+/*
+ * sha256.h - SHA-256 of a file or a buffer, and its lowercase hex: the
+ * hashes a manifest lists and validation.json records.
+ */
+#ifndef SE_BUNDLE_SHA256_H
+#define SE_BUNDLE_SHA256_H
+
+#include <stddef.h>
+
+#include "model/se_common.h"
+
+/* SHA-256 of a file's bytes (OpenSSL EVP), streamed. */
+se_status se_sha256_file(const char *path, unsigned char digest[32], se_err *err);
+
+/* SHA-256 of a buffer. */
+se_status se_sha256_buffer(const void *data, size_t n, unsigned char digest[32], se_err *err);
+
+/* Lowercase hex of a digest into hex (65 bytes with the NUL). */
+void se_hex32(const unsigned char digest[32], char hex[65]);
+
+#endif
