@@ -111,8 +111,8 @@ if [ -n "$stand_in" ]; then
     [ -d "$stand_run" ] || die "--test-stand-in: $stand_run is not a folder"
 fi
 case $runs_root in /*) ;; *) runs_root=$PWD/$runs_root ;; esac
-case $runs_root$bin in
-    *[[:space:]]*) die "--runs-root and --bin: paths with spaces cannot go into #SBATCH lines" ;;
+case $runs_root$bin$PWD in
+    *[[:space:]]*) die "--runs-root, --bin and the current folder: paths with spaces cannot go into #SBATCH lines" ;;
 esac
 
 # One fleet folder per submission, named by its UTC time.

@@ -110,7 +110,7 @@ run_dir=$(sed -n 's/^run directory: //p' "$dir/run.out" | tail -n 1)
 message=""
 if [ "$rc" -ne 0 ]; then
     # The program's own error is the last line it wrote on stderr.
-    message=$(grep -v '^[[:space:]]*$' "$dir/run.err" | tail -n 1 | cut -c 1-1000)
+    message=$(grep -v '^[[:space:]]*$' "$dir/run.err" 2>/dev/null | tail -n 1 | cut -c 1-1000)
     [ -n "$message" ] || message="exit status $rc with nothing on stderr"
 fi
 if [ -n "$run_dir" ] && [ ! -d "$run_dir" ]; then
