@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # deps.sh - installs, through apt-get, the Debian/Ubuntu packages the build
-# and the tests need, and checks for the CUDA toolkit and cuDNN, which come
-# with the CUDA installation. Installs only what is missing.
+# and the tests need (Slurm and munge for tests/slurm), and checks for the
+# CUDA toolkit and cuDNN, which come with the CUDA installation. Installs only
+# what is missing.
 set -euo pipefail
 
 packages=(cmake ninja-build pkg-config gcc libc6-dev libssl-dev libcmocka-dev libjansson-dev
-          gnuplot-nox chromium fonts-dejavu-core)
+          gnuplot-nox chromium fonts-dejavu-core
+          slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${packages[@]}"; do
