@@ -130,26 +130,15 @@ static double device_median(const se_rundata *rd, const se_shape *sh, se_strateg
     return c ? json_number_value(se_json_path(c, "scopes.device.median_ns")) : 0;
 }
 
-/* DERIVED (to be read from summary.json's derived.<shape>.fastest_tiled):
- * the tiled strategy with the smallest device median on a shape and that
- * median; NULL if the run has none. */
-static const char *fastest_tiled(const se_rundata *rd, const se_shape *sh, double *median)
+/* summary.json's derived entry of a shape (bundle/derived.h). */
+static const json_t *derived_shape(const se_rundata *rd, const se_shape *sh)
 {
-    const char *best = NULL;
-    *median = 0;
-    for (int k = 0; k < SE_NSTRATEGIES; k++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
-        char cid[SE_CASE_ID_SIZE];
-        se_case_id_make(sh->rows, sh->cols, info->name, cid, sizeof cid);
-        if (!info->tiled || !se_rundata_summary_case(rd, cid))
-            continue;
-        double m = device_median(rd, sh, (se_strategy)k);
-        if (!best || m < *median) {
-            best = info->name;
-            *median = m;
-        }
-    }
-    return best;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(se_rundata_derived(rd), "shapes"), i, e)
+        if (se_json_num(e, "rows") == (double)sh->rows && se_json_num(e, "cols") == (double)sh->cols)
+            return e;
+    return NULL;
 }
 
 void se_rep_cudnn(se_doc *d, const se_rundata *rd)
@@ -171,8 +160,10 @@ void se_rep_cudnn(se_doc *d, const se_rundata *rd)
         se_case_id_make(sh->rows, sh->cols, se_strategy_get(SE_S_CUDNN)->name, cid, sizeof cid);
         if (!se_rundata_summary_case(rd, cid))
             continue;
-        double cm = device_median(rd, sh, SE_S_CUDNN), sm = device_median(rd, sh, SE_S_STREAM), bm;
-        const char *best = fastest_tiled(rd, sh, &bm);
+        double cm = device_median(rd, sh, SE_S_CUDNN), sm = device_median(rd, sh, SE_S_STREAM);
+        const json_t *ft = json_object_get(derived_shape(rd, sh), "fastest_tiled");
+        const char *best = json_is_object(ft) ? se_json_str(ft, "strategy", NULL) : NULL;
+        double bm = best ? se_json_num(ft, "median_ns") : 0.0;
         char cells[8][SE_REP_CELL];
         snprintf(cells[0], SE_REP_CELL, "%s", id);
         se_rep_us(cells[1], SE_REP_CELL, cm);
@@ -183,7 +174,7 @@ void se_rep_cudnn(se_doc *d, const se_rundata *rd)
         snprintf(cells[3], SE_REP_CELL, "%s", best ? best : "-");
         if (best) {
             se_rep_us(cells[4], SE_REP_CELL, bm);
-            snprintf(cells[5], SE_REP_CELL, "%.3f", cm > 0 ? bm / cm : 0);
+            snprintf(cells[5], SE_REP_CELL, "%.3f", se_json_num(ft, "over_cudnn"));
         } else {
             snprintf(cells[4], SE_REP_CELL, "-");
             snprintf(cells[5], SE_REP_CELL, "-");

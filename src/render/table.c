@@ -18,45 +18,43 @@ static int same_shape(const json_t *o, const json_t *other)
            json_equal(json_object_get(o, "cols"), json_object_get(other, "cols"));
 }
 
-/* DERIVED (to be read from summary.json's derived.<shape>.best_peer once
- * the bundle has it): the device summary of the best peer of a shape, the
- * smallest median among the reference strategies (cuDNN) that passed
- * validation and the torch peers that passed. */
-static const json_t *best_peer(const se_rundata *rd, const json_t *shape_case, const char **name)
+/* summary.json's derived entry of the shape of case c (bundle/derived.h):
+ * every "best peer", "fastest" and "vs_best_peer" the table prints is read
+ * from it, never computed here. */
+static const json_t *derived_shape(const se_rundata *rd, const json_t *c)
 {
-    const json_t *best = NULL;
     size_t i;
-    json_t *c;
-    *name = NULL;
-    json_array_foreach(json_object_get(rd->summary, "cases"), i, c) {
-        const char *what = se_json_str(c, "what", "");
-        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
-        const json_t *d = se_json_path(c, "scopes.device");
-        se_strategy s = se_strategy_find(what);
-        if (s == SE_NSTRATEGIES || se_strategy_get(s)->role != SE_ROLE_REFERENCE ||
-            !same_shape(c, shape_case) || !d ||
-            !json_is_true(json_object_get(v, "pass")))
-            continue;
-        if (!best || se_json_num(d, "median_ns") < se_json_num(best, "median_ns")) {
-            best = d;
-            *name = what;
-        }
-    }
-    json_array_foreach(json_object_get(rd->peers, "peers"), i, c) {
-        const json_t *d = json_object_get(c, "summary");
-        if (strcmp(se_json_str(c, "status", ""), "ok") != 0 || !same_shape(c, shape_case) || !d)
-            continue;
-        if (!best || se_json_num(d, "median_ns") < se_json_num(best, "median_ns")) {
-            best = d;
-            *name = se_json_str(c, "peer", "?");
-        }
-    }
-    return best;
+    json_t *e;
+    json_array_foreach(json_object_get(se_rundata_derived(rd), "shapes"), i, e)
+        if (same_shape(e, c))
+            return e;
+    return NULL;
+}
+
+/* The derived entry named `name` under key `list` ("cases" by "case",
+ * "peers" by "peer") of a derived shape. */
+static const json_t *derived_entry(const json_t *shape, const char *list, const char *key,
+                                   const char *name)
+{
+    return se_rundata_find(json_object_get(shape, list), key, name);
+}
+
+/* "0.897", with "*" where the row is the best peer itself. */
+static void vs_text(char *buf, size_t size, const json_t *entry, const json_t *shape,
+                    const char *what)
+{
+    const json_t *v = json_object_get(entry, "vs_best_peer");
+    const char *best = se_json_str(json_object_get(shape, "best_peer"), "name", NULL);
+    if (json_is_number(v))
+        snprintf(buf, size, "%.3f%s", json_number_value(v),
+                 best && strcmp(best, what) == 0 ? "*" : "");
+    else
+        snprintf(buf, size, "-");
 }
 
 /* One row: d is a device-scope summary (a case's, or a peer's). */
 static void print_row(FILE *out, const char *shape, const char *what, const json_t *d,
-                      const json_t *best, const char *vs_text)
+                      const char *vs_cell)
 {
     const json_t *ci = json_object_get(d, "median_ci95_ns");
     const json_t *r = json_object_get(d, "time_ratio_to_stream");
@@ -73,11 +71,7 @@ static void print_row(FILE *out, const char *shape, const char *what, const json
     }
     if (f)
         snprintf(frac, sizeof frac, "%.3f", json_number_value(f));
-    if (vs_text)
-        snprintf(vs, sizeof vs, "%s", vs_text);
-    else if (best && median > 0.0)
-        snprintf(vs, sizeof vs, "%.3f%s", se_json_num(best, "median_ns") / median,
-                 d == best ? "*" : "");
+    snprintf(vs, sizeof vs, "%s", vs_cell);
     fprintf(out, "%-12s %-17s %12.2f   [%9.2f, %9.2f] %8s %21s %9s %7s %12s\n", shape, what,
             median / 1e3, json_number_value(json_array_get(ci, 0)) / 1e3,
             json_number_value(json_array_get(ci, 1)) / 1e3, ratio, rci, gbps, frac, vs);
@@ -85,7 +79,7 @@ static void print_row(FILE *out, const char *shape, const char *what, const json
 
 /* The peers of the shape of shape_case. */
 static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_case,
-                        const json_t *best)
+                        const json_t *dshape)
 {
     size_t i;
     json_t *e;
@@ -95,9 +89,11 @@ static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_cas
         const char *status = se_json_str(e, "status", "?");
         const char *shape = se_json_str(shape_case, "shape", "?");
         const char *peer = se_json_str(e, "peer", "?");
+        char vs[32];
+        vs_text(vs, sizeof vs, derived_entry(dshape, "peers", "peer", peer), dshape, peer);
         if (strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0)
-            print_row(out, shape, peer, json_object_get(e, "summary"), best,
-                      status[0] == 'f' ? "FAILED" : NULL);
+            print_row(out, shape, peer, json_object_get(e, "summary"),
+                      status[0] == 'f' ? "FAILED" : vs);
         else
             fprintf(out, "%-12s %-17s error: %.90s\n", shape, peer, se_json_str(e, "error", "?"));
     }
@@ -126,37 +122,6 @@ static void print_peers_line(FILE *out, const se_rundata *rd)
             json_array_size(json_object_get(pj, "peers")), failed, errors);
 }
 
-/* Our computations of y: the strategies that are not a reference library
- * (not cuDNN, the copy or the megakernel's queue initialization alone). */
-static int is_ours(const char *what)
-{
-    se_strategy s = se_strategy_find(what);
-    return s < SE_NSTRATEGIES && se_strategy_get(s)->role != SE_ROLE_REFERENCE;
-}
-
-/* DERIVED (to be read from summary.json's derived.<shape>.fastest_ours):
- * the device summary of our fastest validated case on the shape of
- * shape_case, and that case; NULL if none. */
-static const json_t *fastest_ours(const se_rundata *rd, const json_t *shape_case,
-                                  const json_t **which)
-{
-    const json_t *mine = NULL;
-    size_t i;
-    json_t *c;
-    *which = NULL;
-    json_array_foreach(json_object_get(rd->summary, "cases"), i, c) {
-        const json_t *d = se_json_path(c, "scopes.device");
-        const json_t *v = se_rundata_validation_case(rd, se_json_str(c, "case", ""));
-        if (same_shape(c, shape_case) && is_ours(se_json_str(c, "what", "?")) && d &&
-            json_is_true(json_object_get(v, "pass")) &&
-            (!mine || se_json_num(d, "median_ns") < se_json_num(mine, "median_ns"))) {
-            mine = d;
-            *which = c;
-        }
-    }
-    return mine;
-}
-
 /* Per shape, last: our fastest (validated) strategy, its fraction of the
  * same-run copy, the best peer and how many times faster ours is. */
 static void print_best(FILE *out, const se_rundata *rd)
@@ -170,21 +135,22 @@ static void print_best(FILE *out, const se_rundata *rd)
         const json_t *next = json_array_get(cases, i + 1);
         if (next && same_shape(next, c))
             continue;
-        const json_t *mine_case;
-        const json_t *mine = fastest_ours(rd, c, &mine_case);
-        const char *peer = NULL;
-        const json_t *best = best_peer(rd, c, &peer);
+        const json_t *dshape = derived_shape(rd, c);
+        const json_t *mine = json_object_get(dshape, "fastest_ours");
+        const json_t *best = json_object_get(dshape, "best_peer");
+        const char *peer = json_is_object(best) ? se_json_str(best, "name", "?") : NULL;
+        if (!json_is_object(mine))
+            mine = NULL;
         char frac[16] = "-", pm[24] = "-", vs[24] = "-";
-        if (mine && json_object_get(mine, "fraction_of_copy"))
+        if (mine && json_is_number(json_object_get(mine, "fraction_of_copy")))
             snprintf(frac, sizeof frac, "%.3f", se_json_num(mine, "fraction_of_copy"));
-        if (best) {
+        if (peer) {
             snprintf(pm, sizeof pm, "%.2f", se_json_num(best, "median_ns") / 1e3);
-            if (mine)
-                snprintf(vs, sizeof vs, "%.3f",
-                         se_json_num(best, "median_ns") / se_json_num(mine, "median_ns"));
+            if (mine && json_is_number(json_object_get(best, "vs_best_peer")))
+                snprintf(vs, sizeof vs, "%.3f", se_json_num(best, "vs_best_peer"));
         }
         fprintf(out, "%-12s %-17s %12.2f %8s %-17s %12s %12s\n", se_json_str(c, "shape", "?"),
-                mine_case ? se_json_str(mine_case, "what", "?") : "-",
+                mine ? se_json_str(mine, "strategy", "?") : "-",
                 mine ? se_json_num(mine, "median_ns") / 1e3 : 0.0, frac, peer ? peer : "-", pm,
                 vs);
     }
@@ -199,14 +165,15 @@ void se_table_print(FILE *out, const se_rundata *rd)
     size_t i;
     json_t *c;
     json_array_foreach(cases, i, c) {
-        const char *name;
-        const json_t *best = best_peer(rd, c, &name);
+        const json_t *dshape = derived_shape(rd, c);
         const char *what = se_json_str(c, "what", "?");
-        print_row(out, se_json_str(c, "shape", "?"), what, se_json_path(c, "scopes.device"), best,
-                  strcmp(what, SE_MK_INIT_NAME) == 0 ? "-" : NULL);
+        char vs[32];
+        vs_text(vs, sizeof vs, derived_entry(dshape, "cases", "case", se_json_str(c, "case", "")),
+                dshape, what);
+        print_row(out, se_json_str(c, "shape", "?"), what, se_json_path(c, "scopes.device"), vs);
         const json_t *next = json_array_get(cases, i + 1);
         if (!next || !same_shape(next, c))
-            print_peers(out, rd, c, best);
+            print_peers(out, rd, c, dshape);
     }
     json_array_foreach(json_object_get(rd->summary, "controls"), i, c) {
         fprintf(out, "%-30s %12.2f us median device time\n", se_json_str(c, "case", "?"),
