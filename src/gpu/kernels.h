@@ -120,7 +120,7 @@ se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64
 se_status se_gpu_outliers_enqueue(float *x, int64_t rows, int64_t cols, uint64_t seed,
                                   double scale, cudaStream_t stream, se_err *err);
 
-/* Controls and probes (probes.cu). */
+/* Controls and probes (controls.cu). */
 se_status se_gpu_empty_enqueue(int blocks, cudaStream_t stream, se_err *err);
 se_status se_gpu_coop_noop_enqueue(int blocks, cudaStream_t stream, se_err *err);
 /* A cooperative kernel that does nothing but n grid barriers. */

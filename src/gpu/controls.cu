@@ -1,5 +1,5 @@
 /*
- * probes.cu - the timing harness's own kernels: the launch and barrier
+ * controls.cu - the timing harness's own kernels: the launch and barrier
  * controls (an empty kernel, a cooperative no-op, a kernel of N grid
  * barriers), the SM clock probe, and the table of every kernel of the
  * project for the per-kernel resource report.
