@@ -144,7 +144,7 @@ se_status se_gpu_block_until_enqueue(const int *release, int *timed_out,
  * marks where a case's kernels begin. */
 se_status se_gpu_profile_marker_enqueue(int case_no, cudaStream_t stream, se_err *err);
 
-/* Every kernel of the project, for the resource report. */
+/* Every kernel of the project, for the resource report (kernel_table.cu). */
 typedef struct se_kernel_entry {
     const char *name;
     const void *fn;
