@@ -80,12 +80,12 @@ se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int blocks, cudaStr
 se_status se_gpu_megakernel_init_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
                                          se_err *err);
 
-/* Kernels launched cooperatively. */
-typedef enum se_coop_kernel { SE_COOP_FUSION = 0, SE_COOP_MEGAKERNEL = 1 } se_coop_kernel;
-
-/* Most blocks of that kernel that can be co-resident on the current device
- * (occupancy per SM times the SM count): the cooperative launch limit. */
-se_status se_gpu_coop_max_blocks(se_coop_kernel kernel, int *max_blocks, se_err *err);
+/* Most blocks of the fusion kernel, and of the megakernel, that can be
+ * co-resident on the current device (occupancy per SM times the SM count):
+ * each one's cooperative launch limit. The query also fails when the
+ * kernels were not built for this GPU. */
+se_status se_gpu_fusion_max_blocks(int *max_blocks, se_err *err);
+se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err);
 
 /* CTAs of rowblock's cooperative grid that its scratch holds. */
 #define SE_RB_GRID_CAP 4096

@@ -32,6 +32,7 @@
 #include "model/strategy.h"
 #include "run/cudnn_ref.h"
 #include "run/instance.h"
+#include "run/strategies.h"
 #include "run/timing.h"
 #include "run/validate.h"
 
@@ -421,16 +422,15 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
     json_t *cmd = json_array();
     for (int i = 0; i < argc; i++)
         json_array_append_new(cmd, json_string(argv[i]));
-    return json_pack(
-        "{s:s, s:i, s:{s:s, s:s, s:i, s:s, s:i, s:I, s:i, s:f, s:f, s:i, s:i, s:i},"
+    json_t *env = json_pack(
+        "{s:s, s:i, s:{s:s, s:s, s:i, s:s, s:i, s:I, s:i, s:f, s:f, s:i},"
         " s:{s:f, s:f}, s:{s:i, s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:i},"
         " s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:b, s:s}, s:o}",
         "format", "softmax-evidence-environment", "version", 1,
         "gpu", "name", d->name, "uuid", uuid, "ordinal", d->ordinal, "compute_capability", cc,
         "sm_count", d->sm_count, "global_memory_bytes", (json_int_t)d->global_bytes,
         "l2_bytes", l2, "peak_sm_clock_mhz", sm_khz / 1000.0, "peak_memory_clock_mhz",
-        mem_khz / 1000.0, "memory_bus_bits", bus, "cooperative_max_blocks_fusion",
-        d->fusion_max_blocks, "cooperative_max_blocks_megakernel", d->mega_max_blocks,
+        mem_khz / 1000.0, "memory_bus_bits", bus,
         "globaltimer", "smallest_step_ns", rs->timer_step_ns, "mean_step_ns", rs->timer_mean_ns,
         "software", "driver_version", d->driver_version, "runtime_version", d->runtime_version,
         "nvcc_version", se_build_nvcc_version, "cuda_architectures", se_build_cuda_archs,
@@ -441,6 +441,21 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
         "source", "git_commit", commit[0] ? commit : "unknown", "git_commit_from", commit_from,
         "git_dirty", dirty[0] != '\0',
         "source_dir", SE_SOURCE_DIR, "command_line", cmd);
+    /* cooperative_max_blocks_<group>: each cooperative group's limit, in
+     * table order, last in "gpu". */
+    json_t *gpu = env ? json_object_get(env, "gpu") : NULL;
+    for (int s = 0; s < SE_NSTRATEGIES && gpu; s++) {
+        if (se_coop_group_first((se_strategy)s) != (se_strategy)s)
+            continue;
+        char key[96];
+        snprintf(key, sizeof key, "cooperative_max_blocks_%s",
+                 se_strategy_get((se_strategy)s)->coop_group);
+        if (json_object_set_new(gpu, key, json_integer(d->coop_max_blocks[s])) != 0) {
+            json_decref(env);
+            return NULL;
+        }
+    }
+    return env;
 }
 
 static json_t *resources_json(const run_state *rs)
@@ -673,7 +688,10 @@ se_status se_run_main(const se_protocol *p, const se_run_config *o, const se_pro
     if (st == SE_OK) {
         if (!o->quiet)
             fprintf(stderr, "[controls] empty launches, cooperative no-op, grid barriers\n");
-        st = se_time_controls(&t, p, rs.dev.sm_count, rs.dev.fusion_max_blocks, controls, err);
+        /* The cooperative no-op and the barriers on the fusion kernel's
+         * grid: the grid the barrier cost is compared with. */
+        st = se_time_controls(&t, p, rs.dev.sm_count, rs.dev.coop_max_blocks[SE_S_FUSION],
+                              controls, err);
     }
     for (int i = 0; i < SE_NCONTROLS && st == SE_OK; i++) {
         char id[96];
