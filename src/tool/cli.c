@@ -34,8 +34,8 @@ static const opt_def run_opts[] = {
     {O_SEED, "--seed", 1, "cuRAND seed of the input (default 20261130)"},
     {O_SCALE, "--scale", 1, "standard deviation of the normal input (default 16)"},
     {O_EPS, "--eps", 1, "epsilon inside the RMS (default 1e-6)"},
-    {O_STRATEGIES, "--strategies", 1, "all (the default), or a comma-separated list of the\n"
-                                      "                         strategies below"},
+    {O_STRATEGIES, "--strategies", 1, "all, or a comma-separated list of the strategies\n"
+                                      "                         below"},
     {O_BLOCKS, "--blocks", 1, "grid of the cooperative kernels (default: as many as can be\n"
                               "                         co-resident, capped by the work)"},
     {O_DEVICE, "--device", 1, "CUDA device ordinal (default 0)"},
