@@ -17,6 +17,7 @@
 #include "run/cudnn_ref.h"
 #include "run/inputs.h"
 #include "run/instance.h"
+#include "run/strategies.h"
 
 void se_sha256_hex(const unsigned char digest[32], char hex[65])
 {
@@ -300,7 +301,7 @@ se_status se_validate_strategies(const se_protocol *p, const se_run_config *o,
     return st;
 }
 
-/* "1056 blocks (fusion) / 792 (megakernel)": each cooperative group's
+/* "528 blocks (fusion) / 792 (megakernel)": each cooperative group's
  * limit, in table order. */
 static void coop_limits_text(const se_device_info *d, char *buf, size_t size)
 {
