@@ -34,7 +34,11 @@ static const char *control_names[SE_NCONTROLS] = {"empty_stream", "empty_graph",
 
 int se_selects_megakernel(const se_protocol *p)
 {
-    return ((p->strategies >> SE_S_MEGAKERNEL) & 1u) || ((p->strategies >> SE_S_MEGAKERNEL_GRAPH) & 1u);
+    for (int s = 0; s < SE_NSTRATEGIES; s++)
+        if (((p->strategies >> s) & 1u) &&
+            strcmp(se_strategy_get((se_strategy)s)->mechanism, "megakernel") == 0)
+            return 1;
+    return 0;
 }
 
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err)

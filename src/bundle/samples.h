@@ -56,8 +56,9 @@ se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err);
 #define SE_CASE_MK_INIT (-2)
 #define SE_MK_INIT_NAME "megakernel_init"
 
-/* Whether the protocol selects megakernel or megakernel-graph (then every
- * shape has a SE_CASE_MK_INIT case). */
+/* Whether the protocol selects a strategy of the megakernel mechanism
+ * (megakernel, megakernel-graph): then every shape has a SE_CASE_MK_INIT
+ * case. */
 int se_selects_megakernel(const se_protocol *p);
 
 /* One timed case of a run: a strategy or the copy control on a shape, or a

@@ -162,3 +162,8 @@ extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int bloc
     return se_coop_launch((const void *)se_k_megakernel, "se_k_megakernel", args, 0, blocks,
                           stream, err);
 }
+
+extern "C" se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err)
+{
+    return se_coop_max_blocks((const void *)se_k_megakernel, max_blocks, err);
+}

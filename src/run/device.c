@@ -10,6 +10,32 @@
 
 #include "gpu/kernels.h"
 #include "gpu/se_cuda.h"
+#include "run/strategies.h"
+
+/* Each cooperative group's limit, queried once (for the group's first
+ * strategy) and shared by the group's other strategies. */
+static se_status coop_limits(se_device_info *info, se_err *err)
+{
+    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        se_strategy first = se_coop_group_first((se_strategy)s);
+        if (first == SE_NSTRATEGIES)
+            continue;
+        if (first != (se_strategy)s) {
+            info->coop_max_blocks[s] = info->coop_max_blocks[first];
+            continue;
+        }
+        const se_strategy_gpu *gpu = se_strategy_gpu_get((se_strategy)s);
+        if (!gpu->coop_max_blocks)
+            return se_fail(err, SE_ERR_USAGE, "strategy %s has cooperative group %s but no "
+                           "co-residency query in run/strategies.c",
+                           se_strategy_get((se_strategy)s)->name,
+                           se_strategy_get((se_strategy)s)->coop_group);
+        se_status st = gpu->coop_max_blocks(&info->coop_max_blocks[s], err);
+        if (st != SE_OK)
+            return st;
+    }
+    return SE_OK;
+}
 
 se_status se_device_open(int ordinal, se_device_info *info, se_err *err)
 {
@@ -42,13 +68,13 @@ se_status se_device_open(int ordinal, se_device_info *info, se_err *err)
     info->free_bytes = free_b;
     if (!info->coop_launch)
         return se_fail(err, SE_ERR_LIMIT,
-                       "device %d (%s) does not support cooperative launches, which fusion and "
-                       "megakernel need", ordinal, info->name);
+                       "device %d (%s) does not support cooperative launches, which the "
+                       "cooperative strategies need", ordinal, info->name);
     /* The occupancy query also proves the kernels were built for this GPU. */
     cudaGetLastError();
-    se_status st = se_gpu_coop_max_blocks(SE_COOP_FUSION, &info->fusion_max_blocks, err);
-    if (st == SE_OK)
-        st = se_gpu_coop_max_blocks(SE_COOP_MEGAKERNEL, &info->mega_max_blocks, err);
+    se_status st = coop_limits(info, err);
+    if (st == SE_ERR_USAGE)
+        return st;
     if (st != SE_OK) {
         char why[sizeof err->msg];
         strcpy(why, err->msg);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "model/se_common.h"
+#include "model/strategy.h"
 
 typedef struct se_device_info {
     int ordinal;
@@ -17,15 +18,17 @@ typedef struct se_device_info {
     int coop_launch;        /* cooperative launch supported */
     uint64_t global_bytes;
     uint64_t free_bytes;    /* free when the run started */
-    int fusion_max_blocks;  /* co-residency limit of the fusion kernel */
-    int mega_max_blocks;    /* co-residency limit of the megakernel */
+    /* Per strategy with a cooperative group (model/strategy.h): the
+     * co-residency limit of the group's kernel, queried once per group;
+     * 0 for the other strategies. */
+    int coop_max_blocks[SE_NSTRATEGIES];
     int driver_version, runtime_version;
 } se_device_info;
 
 /* Selects device `ordinal` and fills info. SE_ERR_NO_DEVICE when there is no
  * CUDA device (or no driver), naming what the runtime said; SE_ERR_LIMIT
  * when the device cannot run these kernels (compute capability, no
- * cooperative launch). */
+ * cooperative launch). Queries each cooperative group's limit. */
 se_status se_device_open(int ordinal, se_device_info *info, se_err *err);
 
 #endif

@@ -34,6 +34,7 @@
 #include "model/strategy.h"
 #include "run/cudnn_ref.h"
 #include "run/instance.h"
+#include "run/strategies.h"
 #include "run/timing.h"
 #include "run/validate.h"
 
@@ -398,21 +399,34 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
         commit_from = "not known: the source tree had no git history; source_files in run.json "
                       "identify the code by hash";
     }
-    se_command_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no 2>/dev/null",
-                    NULL, dirty, sizeof dirty);
-    /* The co-residency limit of each cooperative group. */
-    const se_coop_limit coop[] = {{"fusion", d->fusion_max_blocks},
-                                  {"megakernel", d->mega_max_blocks}};
+    /* Whether the code that built this binary differs from the commit: the
+     * tracked files of what is compiled and embedded (sources, build
+     * scripts, the protocol, the peers script), not other runs' files;
+     * "unknown" (-1) where the tree has no git history. */
+    int git_dirty = -1;
+    if (commit[0] && strcmp(commit_from, "git rev-parse in the source tree") == 0) {
+        se_command_line("git -C '" SE_SOURCE_DIR "' status --porcelain --untracked-files=no -- "
+                        "src cmake CMakeLists.txt protocol bench 2>/dev/null",
+                        NULL, dirty, sizeof dirty);
+        git_dirty = dirty[0] != '\0';
+    }
+    /* The co-residency limit of each cooperative group, in table order. */
+    se_coop_limit coop[SE_NSTRATEGIES];
+    size_t n_coop = 0;
+    for (int s = 0; s < SE_NSTRATEGIES; s++)
+        if (se_coop_group_first((se_strategy)s) == (se_strategy)s)
+            coop[n_coop++] = (se_coop_limit){se_strategy_get((se_strategy)s)->coop_group,
+                                             d->coop_max_blocks[s]};
     se_environment_info e = {
         .gpu = {d->name, uuid, d->ordinal, cc, d->sm_count, (int64_t)d->global_bytes, l2,
-                sm_khz / 1000.0, mem_khz / 1000.0, bus, coop, sizeof coop / sizeof coop[0]},
+                sm_khz / 1000.0, mem_khz / 1000.0, bus, coop, n_coop},
         .globaltimer_smallest_step_ns = rs->timer_step_ns,
         .globaltimer_mean_step_ns = rs->timer_mean_ns,
         .software = {d->driver_version, d->runtime_version, se_build_nvcc_version,
                      se_build_cuda_archs, se_build_cuda_flags, se_build_type,
                      (int64_t)se_cudnn_version(), (int64_t)se_cudnn_compiled_version(), curand_v},
         .host = {host, un.sysname, un.release, un.machine},
-        .source = {commit[0] ? commit : "unknown", commit_from, dirty[0] != '\0', SE_SOURCE_DIR},
+        .source = {commit[0] ? commit : "unknown", commit_from, git_dirty, SE_SOURCE_DIR},
         .argc = argc,
         .argv = argv,
     };
@@ -647,7 +661,10 @@ se_status se_run_main(const se_protocol *p, const se_run_config *o, const se_pro
     if (st == SE_OK) {
         if (!o->quiet)
             fprintf(stderr, "[controls] empty launches, cooperative no-op, grid barriers\n");
-        st = se_time_controls(&t, p, rs.dev.sm_count, rs.dev.fusion_max_blocks, controls, err);
+        /* The cooperative no-op and the barriers on the fusion kernel's
+         * grid: the grid the barrier cost is compared with. */
+        st = se_time_controls(&t, p, rs.dev.sm_count, rs.dev.coop_max_blocks[SE_S_FUSION],
+                              controls, err);
     }
     for (int i = 0; i < SE_NCONTROLS && st == SE_OK; i++) {
         char id[96];

@@ -17,6 +17,7 @@
 #include "run/cudnn_ref.h"
 #include "run/inputs.h"
 #include "run/instance.h"
+#include "run/strategies.h"
 
 void se_sha256_hex(const unsigned char digest[32], char hex[65])
 {
@@ -39,13 +40,15 @@ static uint64_t host_phys_bytes(void)
 }
 
 /* The cooperative grid for a case: the user's --blocks, or every block that
- * can be co-resident, capped by the most that have work in any phase. */
+ * can be co-resident, capped by the most that have work in any phase. The
+ * limit is that of the strategy's own cooperative group (0 for a strategy
+ * that has none: it gets no grid). */
 int se_coop_blocks(const se_protocol *p, const se_run_config *o, const se_device_info *d,
                    se_strategy s, const se_shape *shape)
 {
     if (o->blocks > 0)
         return (int)o->blocks;
-    int limit = strcmp(se_strategy_get(s)->mechanism, "fusion") == 0 ? d->fusion_max_blocks : d->mega_max_blocks;
+    int limit = (unsigned)s < SE_NSTRATEGIES ? d->coop_max_blocks[s] : 0;
     se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, p->tile);
     int64_t useful = g.tile_tasks;
     int64_t row_blocks = (shape->rows + SE_TILE_THREADS / 32 - 1) / (SE_TILE_THREADS / 32);
@@ -65,19 +68,18 @@ se_status se_validate_preflight(const se_protocol *p, const se_run_config *o, se
     se_status st = se_device_open(o->device, dev, err);
     if (st != SE_OK)
         return st;
-    if (o->blocks > 0) {
-        int uses_f = p->strategies & ((1u << SE_S_FUSION) | (1u << SE_S_FUSION_GRAPH));
-        int uses_m = p->strategies & ((1u << SE_S_MEGAKERNEL) | (1u << SE_S_MEGAKERNEL_GRAPH));
-        if (uses_f && o->blocks > dev->fusion_max_blocks)
-            return se_fail(err, SE_ERR_LIMIT,
-                           "--blocks %" PRId64 " is too large for a cooperative launch of the "
-                           "fusion kernel: at most %d blocks can be co-resident on %s (%d SMs)",
-                           o->blocks, dev->fusion_max_blocks, dev->name, dev->sm_count);
-        if (uses_m && o->blocks > dev->mega_max_blocks)
-            return se_fail(err, SE_ERR_LIMIT,
-                           "--blocks %" PRId64 " is too large for a cooperative launch of the "
-                           "megakernel: at most %d blocks can be co-resident on %s (%d SMs)",
-                           o->blocks, dev->mega_max_blocks, dev->name, dev->sm_count);
+    /* Each cooperative group of the selected strategies, in table order. */
+    for (int s = 0; s < SE_NSTRATEGIES && o->blocks > 0; s++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)s);
+        if (!((p->strategies >> s) & 1u) || !info->cooperative ||
+            o->blocks <= dev->coop_max_blocks[s])
+            continue;
+        char kernel[64];
+        se_coop_group_kernel(info->coop_group, kernel, sizeof kernel);
+        return se_fail(err, SE_ERR_LIMIT,
+                       "--blocks %" PRId64 " is too large for a cooperative launch of the %s: "
+                       "at most %d blocks can be co-resident on %s (%d SMs)",
+                       o->blocks, kernel, dev->coop_max_blocks[s], dev->name, dev->sm_count);
     }
     for (size_t i = 0; i < p->n_shapes; i++) {
         uint64_t need = se_case_device_bytes(&p->shapes[i], p->tile);
@@ -125,7 +127,7 @@ static se_status host_bufs_alloc(se_case_host *h, size_t n, se_err *err)
 /* Poisons y with NaN (all bits set), runs one invocation, copies y back. */
 static se_status invoke(se_instance *in, cudaStream_t stream, float *out, se_err *err)
 {
-    se_case *c = in->c;
+    se_case *c = in->inv.c;
     size_t bytes = (size_t)(c->shape.rows * c->shape.cols) * sizeof(float);
     SE_CUDA_TRY(cudaMemsetAsync(c->y, 0xff, bytes, stream));
     se_status st = se_instance_enqueue(in, stream, err);
@@ -163,7 +165,7 @@ static se_status validate_one(const se_protocol *p, const se_run_config *o, cons
     se_status st = se_instance_prepare(&in, s, c, blocks, cudnn, stream, err);
     if (st != SE_OK)
         return st;
-    v->blocks = in.blocks;
+    v->blocks = in.inv.blocks;
     v->graph_nodes = in.graph_nodes;
     v->invocations = p->invocations;
     v->repeat_identical = 1;
@@ -299,6 +301,26 @@ se_status se_validate_strategies(const se_protocol *p, const se_run_config *o,
     return st;
 }
 
+/* "528 blocks (fusion) / 792 (megakernel)": each cooperative group's
+ * limit, in table order. */
+static void coop_limits_text(const se_device_info *d, char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        if (se_coop_group_first((se_strategy)s) != (se_strategy)s)
+            continue;
+        int k = snprintf(buf + len, size - len, "%s%d%s (%s)", len ? " / " : "",
+                         d->coop_max_blocks[s], len ? "" : " blocks",
+                         se_strategy_get((se_strategy)s)->coop_group);
+        if (k < 0 || (size_t)k >= size - len)
+            break;
+        len += (size_t)k;
+    }
+    if (!len)
+        snprintf(buf, size, "none");
+}
+
 se_status se_validate_run(const se_protocol *p, const se_run_config *o, FILE *out,
                           se_validation_run *run, se_err *err)
 {
@@ -315,10 +337,11 @@ se_status se_validate_run(const se_protocol *p, const se_run_config *o, FILE *ou
     st = se_cudnn_create(&cudnn, stream, err);
     if (st == SE_OK) {
         const se_device_info *d = &run->device;
-        fprintf(out, "device %d: %s, compute capability %d.%d, %d SMs, cooperative limit %d "
-                "blocks (fusion) / %d (megakernel); cuDNN %ld\n", d->ordinal, d->name,
-                d->cc_major, d->cc_minor, d->sm_count, d->fusion_max_blocks, d->mega_max_blocks,
-                se_cudnn_version());
+        char limits[256];
+        coop_limits_text(d, limits, sizeof limits);
+        fprintf(out, "device %d: %s, compute capability %d.%d, %d SMs, cooperative limit %s; "
+                "cuDNN %ld\n", d->ordinal, d->name, d->cc_major, d->cc_minor, d->sm_count,
+                limits, se_cudnn_version());
         fprintf(out, "tile %" PRId64 ", seed %" PRIu64 ", scale %g, eps %g, tolerance |out-ref| "
                 "<= %g + %g*|ref|, %d invocations each\n", p->tile, p->seed, p->scale, p->eps,
                 p->tol.atol, p->tol.rtol, p->invocations);

@@ -34,8 +34,8 @@ static const opt_def run_opts[] = {
     {O_SEED, "--seed", 1, "cuRAND seed of the input (default 20261130)"},
     {O_SCALE, "--scale", 1, "standard deviation of the normal input (default 16)"},
     {O_EPS, "--eps", 1, "epsilon inside the RMS (default 1e-6)"},
-    {O_STRATEGIES, "--strategies", 1, "all, or a list of: stream, graph, fusion, fusion-graph,\n"
-                                      "                         megakernel, megakernel-graph, rowblock, cudnn"},
+    {O_STRATEGIES, "--strategies", 1, "all, or a comma-separated list of the strategies\n"
+                                      "                         below"},
     {O_BLOCKS, "--blocks", 1, "grid of the cooperative kernels (default: as many as can be\n"
                               "                         co-resident, capped by the work)"},
     {O_DEVICE, "--device", 1, "CUDA device ordinal (default 0)"},
@@ -51,6 +51,28 @@ static const opt_def run_opts[] = {
 };
 
 #define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
+
+/* Prints text from column `indent` (the cursor is there) to at most
+ * `width` columns, breaking lines between words. */
+static void print_wrapped(FILE *out, const char *text, int indent, int width)
+{
+    int col = indent;
+    while (*text) {
+        size_t word = strcspn(text, " ");
+        if (col > indent && col + 1 + (int)word > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fprintf(out, "%.*s", (int)word, text);
+        col += (int)word;
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
 
 void se_cli_usage(FILE *out)
 {
@@ -100,6 +122,12 @@ void se_cli_usage(FILE *out)
     for (size_t i = 0; i < N_RUN_OPTS; i++)
         fprintf(out, "  %-14s %s  %s\n", run_opts[i].name, run_opts[i].takes_value ? "V" : " ",
                 run_opts[i].help);
+    fprintf(out, "\nstrategies (in the order a run takes them):\n");
+    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)s);
+        fprintf(out, "  %-18s", info->name);
+        print_wrapped(out, info->description, 20, 79);
+    }
     fprintf(out, "\ndefault shapes: %s\n", SE_DEFAULT_SHAPES);
 }
 

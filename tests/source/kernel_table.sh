@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kernel_table.sh SRC_DIR - every kernel defined in SRC_DIR/gpu/*.cu is in
-# the table of src/gpu/probes.cu (se_gpu_kernel_table), whose resources
+# the table of src/gpu/kernel_table.cu (se_gpu_kernel_table), whose resources
 # every run writes to resources.json; the untimed helpers listed below are
 # the only exceptions. Prints the kernels missing and exits 1 if any is.
 set -uo pipefail
@@ -14,12 +14,12 @@ if [ -z "$defined" ]; then
     echo "FAIL: no kernel definitions found under $src/gpu" >&2
     exit 1
 fi
-listed=$(grep -oE '\{"se_k_[a-z_0-9]+"' "$src/gpu/probes.cu" | tr -d '{"' | sort -u)
+listed=$(grep -oE '\{"se_k_[a-z_0-9]+"' "$src/gpu/kernel_table.cu" | tr -d '{"' | sort -u)
 missing=0
 for k in $defined; do
     case " $exempt " in *" $k "*) continue ;; esac
     if ! grep -qx "$k" <<<"$listed"; then
-        echo "FAIL: $k is defined in $src/gpu but not in se_gpu_kernel_table (src/gpu/probes.cu)"
+        echo "FAIL: $k is defined in $src/gpu but not in se_gpu_kernel_table (src/gpu/kernel_table.cu)"
         missing=$((missing + 1))
     fi
 done

@@ -1,0 +1,84 @@
+/*
+ * case.c - one case's device buffers (see case.h).
+ */
+#include "run/case.h"
+
+#include <string.h>
+
+#include "model/taskgraph.h"
+
+/* Rounds a byte offset up to 256 so every sub-array is aligned for 16-byte
+ * accesses. */
+static size_t align256(size_t n)
+{
+    return (n + 255) & ~(size_t)255;
+}
+
+se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
+                        se_err *err)
+{
+    memset(c, 0, sizeof *c);
+    c->shape = *shape;
+    c->tile = tile;
+    c->eps = eps;
+    se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, tile);
+    size_t elems = (size_t)(shape->rows * shape->cols);
+    size_t arr = (elems + 1) * sizeof(float);
+    size_t parts = align256((size_t)g.tile_tasks * sizeof(float));
+    size_t rowst = align256((size_t)shape->rows * sizeof(float));
+    size_t queue = align256((size_t)g.total * sizeof(int32_t));
+    size_t counters = align256((size_t)(2 * shape->rows) * sizeof(int32_t));
+    size_t rb_slot = align256(3 * SE_RB_GRID_CAP * sizeof(unsigned long long));
+    size_t rb_start = align256(SE_RB_GRID_CAP * sizeof(uint64_t));
+    size_t rb_row = align256(SE_RB_GRID_CAP * sizeof(int32_t));
+    size_t ws_bytes = 3 * parts + 3 * rowst + queue + counters + rb_slot + rb_start + 2 * rb_row +
+                      256;
+    cudaError_t e = cudaSuccess;
+    if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
+        (e = cudaMalloc((void **)&c->y, arr)) != cudaSuccess ||
+        (e = cudaMalloc((void **)&c->xs, arr)) != cudaSuccess ||
+        (e = cudaMalloc(&c->workspace, ws_bytes)) != cudaSuccess ||
+        (e = cudaMemset(c->workspace, 0, ws_bytes)) != cudaSuccess) {
+        se_case_free(c);
+        cudaGetLastError();
+        return se_fail(err, e == cudaErrorMemoryAllocation ? SE_ERR_LIMIT : SE_ERR_CUDA,
+                       "shape %s: allocating %zu bytes of device memory failed: %s",
+                       shape->spec, 3 * arr + ws_bytes, cudaGetErrorString(e));
+    }
+    char *w = c->workspace;
+    se_gpu_problem *p = &c->prob;
+    p->x = c->x;
+    p->y = c->y;
+    p->rows = shape->rows;
+    p->cols = shape->cols;
+    p->tile = tile;
+    p->tiles_per_row = g.tiles_per_row;
+    p->tile_tasks = g.tile_tasks;
+    p->total_tasks = g.total;
+    p->eps = eps;
+    p->vec4 = shape->cols % 4 == 0 && tile % 4 == 0;
+    p->part_ss = (float *)w, w += parts;
+    p->part_max = (float *)w, w += parts;
+    p->part_l = (float *)w, w += parts;
+    p->row_s = (float *)w, w += rowst;
+    p->row_m = (float *)w, w += rowst;
+    p->row_inv_l = (float *)w, w += rowst;
+    p->queue = (int32_t *)w, w += queue;
+    p->counters = (int32_t *)w, w += counters;
+    p->head_tail = (int32_t *)w, w += 256;
+    c->rb.slot = (unsigned long long *)w, w += rb_slot;
+    c->rb.start = (uint64_t *)w, w += rb_start;
+    c->rb.count = (int32_t *)w, w += rb_row;
+    c->rb.gen = (int32_t *)w;
+    return SE_OK;
+}
+
+void se_case_free(se_case *c)
+{
+    cudaFree(c->x);
+    cudaFree(c->y);
+    cudaFree(c->xs);
+    cudaFree(c->workspace);
+    c->x = c->y = c->xs = NULL;
+    c->workspace = NULL;
+}

@@ -1,0 +1,33 @@
+/*
+ * case.h - one case's device buffers: the input, the output of the
+ * strategy under test, cuDNN's pre-scaled input, and the workspace every
+ * strategy's partials, row statistics, queue and counters live in. Every
+ * strategy of a shape runs on the same case.
+ */
+#ifndef SE_CASE_H
+#define SE_CASE_H
+
+#include <stddef.h>
+
+#include "gpu/kernels.h"
+#include "model/se_common.h"
+#include "model/workload.h"
+
+typedef struct se_case {
+    se_shape shape;
+    int64_t tile;
+    double eps;
+    float *x;            /* input, rows * cols + 1 floats */
+    float *y;            /* output of the strategy under test */
+    float *xs;           /* pre-scaled input, cuDNN's operand */
+    void *workspace;     /* partials, row statistics, queue, counters */
+    se_gpu_problem prob; /* pointers into the above */
+    se_rb_scratch rb;    /* rowblock's grid scratch, also in the workspace */
+} se_case;
+
+/* Allocates a case's buffers on the current device. */
+se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
+                        se_err *err);
+void se_case_free(se_case *c);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * strategies.c - the GPU half of the strategy table (see strategies.h).
+ */
+#include "run/strategies.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* stream, graph: the five phase launches (graph captures them). */
+static se_status enqueue_phases(const se_invocation *inv, cudaStream_t stream, se_err *err)
+{
+    return se_gpu_phases_enqueue(&inv->prob, stream, err);
+}
+
+static se_status enqueue_fusion(const se_invocation *inv, cudaStream_t stream, se_err *err)
+{
+    return se_gpu_fusion_enqueue(&inv->prob, inv->blocks, stream, err);
+}
+
+static se_status enqueue_megakernel(const se_invocation *inv, cudaStream_t stream, se_err *err)
+{
+    return se_gpu_megakernel_enqueue(&inv->prob, inv->blocks, stream, err);
+}
+
+static se_status enqueue_rowblock(const se_invocation *inv, cudaStream_t stream, se_err *err)
+{
+    const se_case *c = inv->c;
+    return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps, c->rb,
+                                   inv->prob.trace, stream, err);
+}
+
+/* On the handle's stream (the caller's: se_cudnn_create binds it). */
+static se_status enqueue_cudnn(const se_invocation *inv, cudaStream_t stream, se_err *err)
+{
+    (void)stream;
+    const se_case *c = inv->c;
+    if (!inv->cudnn)
+        return se_fail(err, SE_ERR_USAGE, "cudnn: no cuDNN handle was given");
+    return se_cudnn_softmax(inv->cudnn, c->xs, c->y, c->shape.rows, c->shape.cols, err);
+}
+
+/*
+ * One line per strategy of SE_STRATEGY_TABLE: SE_GPU_<ID> is {enqueue
+ * function, co-residency query or NULL}. The table below is generated from
+ * SE_STRATEGY_TABLE, so a strategy without its line here does not compile.
+ */
+#define SE_GPU_STREAM           {enqueue_phases, NULL}
+#define SE_GPU_GRAPH            {enqueue_phases, NULL}
+#define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks}
+#define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks}
+#define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks}
+#define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, se_gpu_megakernel_max_blocks}
+#define SE_GPU_ROWBLOCK         {enqueue_rowblock, NULL}
+#define SE_GPU_CUDNN            {enqueue_cudnn, NULL}
+
+static const se_strategy_gpu table[] = {
+#define SE_GPU_LINE(id, ...) [SE_S_##id] = SE_GPU_##id,
+    SE_STRATEGY_TABLE(SE_GPU_LINE)
+#undef SE_GPU_LINE
+};
+
+_Static_assert(sizeof table / sizeof table[0] == SE_NSTRATEGIES,
+               "run/strategies.c: one GPU line per strategy of model/strategy.h");
+
+const se_strategy_gpu *se_strategy_gpu_get(se_strategy s)
+{
+    return (unsigned)s < SE_NSTRATEGIES ? &table[s] : NULL;
+}
+
+se_strategy se_coop_group_first(se_strategy s)
+{
+    const se_strategy_info *info = se_strategy_get(s);
+    if (!info || !info->cooperative)
+        return SE_NSTRATEGIES;
+    for (int i = 0; i < SE_NSTRATEGIES; i++) {
+        const se_strategy_info *o = se_strategy_get((se_strategy)i);
+        if (o->cooperative && strcmp(o->coop_group, info->coop_group) == 0)
+            return (se_strategy)i;
+    }
+    return s;
+}
+
+void se_coop_group_kernel(const char *group, char *buf, size_t size)
+{
+    size_t n = strlen(group);
+    int ends = n >= 6 && strcmp(group + n - 6, "kernel") == 0;
+    snprintf(buf, size, "%s%s", group, ends ? "" : " kernel");
+}
