@@ -37,7 +37,7 @@ typedef enum se_trace_kind {
  * X(ID, name, mechanism, launch, role, coop_group, trace kind, colour, description)
  *   ID          the enum constant's suffix: SE_S_<ID>
  *   name        as on the command line, in case ids and in results
- *   mechanism   what is compared: stream, graph, fusion, megakernel, ...
+ *   mechanism   what is compared: stream, graph, pdl, fusion, megakernel, ...
  *   launch      "stream" or "graph": how one invocation reaches the GPU
  *   role        SE_ROLE_TILED, SE_ROLE_CONTROL or SE_ROLE_REFERENCE
  *   coop_group  NULL, or the cooperative kernel whose co-residency limit
@@ -47,13 +47,20 @@ typedef enum se_trace_kind {
  *   trace kind  se_trace_kind
  *   colour      in every figure
  *   description one line, for the help text, the report and the site
- * The order is the order of cases in a run; a new strategy goes last.
+ * The order is the order of cases in a run and of every table; stream, the
+ * baseline, comes first.
  */
 #define SE_STRATEGY_TABLE(X)                                                                  \
     X(STREAM, "stream", "stream", "stream", SE_ROLE_TILED, NULL, SE_TRACE_PHASED, "#08519c",  \
       "five ordinary kernel launches (phases A to E) on a stream: the baseline")              \
     X(GRAPH, "graph", "graph", "graph", SE_ROLE_TILED, NULL, SE_TRACE_PHASED, "#6baed6",      \
       "the same five launches captured into a CUDA graph and replayed")                      \
+    X(STREAM_PDL, "stream-pdl", "pdl", "stream", SE_ROLE_TILED, NULL, SE_TRACE_PHASED,        \
+      "#01665e", "the five launches with programmatic dependent launch: each phase may "       \
+      "start while the one before it drains, and waits for its results")                     \
+    X(GRAPH_PDL, "graph-pdl", "pdl", "graph", SE_ROLE_TILED, NULL, SE_TRACE_PHASED,           \
+      "#5ab4ac", "the programmatic-dependent launches captured into a graph (programmatic "    \
+      "edges) and replayed")                                                                  \
     X(FUSION, "fusion", "fusion", "stream", SE_ROLE_TILED, "fusion", SE_TRACE_PHASED,         \
       "#a63603", "one cooperative kernel with grid-wide barriers between the phases")        \
     X(FUSION_GRAPH, "fusion-graph", "fusion", "graph", SE_ROLE_TILED, "fusion",               \

@@ -12,6 +12,13 @@ static se_status enqueue_phases(const se_invocation *inv, cudaStream_t stream, s
     return se_gpu_phases_enqueue(&inv->prob, stream, err);
 }
 
+/* stream-pdl, graph-pdl: the same five kernels, B..E with programmatic
+ * dependent launch (graph-pdl captures them as programmatic edges). */
+static se_status enqueue_phases_pdl(const se_invocation *inv, cudaStream_t stream, se_err *err)
+{
+    return se_gpu_phases_pdl_enqueue(&inv->prob, stream, err);
+}
+
 static se_status enqueue_fusion(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
     return se_gpu_fusion_enqueue(&inv->prob, inv->blocks, stream, err);
@@ -46,6 +53,8 @@ static se_status enqueue_cudnn(const se_invocation *inv, cudaStream_t stream, se
  */
 #define SE_GPU_STREAM           {enqueue_phases, NULL}
 #define SE_GPU_GRAPH            {enqueue_phases, NULL}
+#define SE_GPU_STREAM_PDL       {enqueue_phases_pdl, NULL}
+#define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL}
 #define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks}
 #define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks}
 #define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks}

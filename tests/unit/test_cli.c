@@ -116,7 +116,7 @@ static void test_run_without_options_uses_documented_defaults(void **state)
     assert_true(cli.run.eps == 1e-6);
     assert_int_equal(cli.run.invocations, 2);
     assert_int_equal(cli.run.strategies, (1u << SE_NSTRATEGIES) - 1);
-    assert_int_equal(cli.run.strategies, 0xffu);
+    assert_int_equal(cli.run.strategies, 0x3ffu);
     assert_int_equal(cli.run.blocks, 0);
     assert_int_equal(cli.run.device, 0);
     assert_int_equal(cli.run.quiet, 0);
@@ -238,13 +238,13 @@ static void test_strategies_list_sets_exactly_the_named_bits(void **state)
     assert_int_equal(parse(&cli, &err, "run", "--strategies", "stream,fusion", (char *)NULL),
                      SE_OK);
     assert_int_equal(cli.run.strategies, (1u << SE_S_STREAM) | (1u << SE_S_FUSION));
-    assert_int_equal(cli.run.strategies, 0x5u);
+    assert_int_equal(cli.run.strategies, 0x11u);
     se_cli_free(&cli);
     assert_int_equal(parse(&cli, &err, "run", "--strategies", "all", (char *)NULL), SE_OK);
-    assert_int_equal(cli.run.strategies, 0xffu);
+    assert_int_equal(cli.run.strategies, 0x3ffu);
     se_cli_free(&cli);
     assert_int_equal(parse(&cli, &err, "run", "--strategies", "stream,all", (char *)NULL), SE_OK);
-    assert_int_equal(cli.run.strategies, 0xffu);
+    assert_int_equal(cli.run.strategies, 0x3ffu);
     se_cli_free(&cli);
 }
 
@@ -338,8 +338,8 @@ static void test_unknown_strategy_is_refused_listing_valid_names(void **state)
 {
     (void)state;
     expect_run_error("--strategies", "bogus", "'bogus'");
-    const char *names[] = {"stream", "graph", "fusion", "fusion-graph", "megakernel",
-                           "megakernel-graph", "rowblock", "cudnn"};
+    const char *names[] = {"stream", "graph", "stream-pdl", "graph-pdl", "fusion", "fusion-graph",
+                           "megakernel", "megakernel-graph", "rowblock", "cudnn"};
     se_cli cli;
     se_err err;
     assert_int_equal(parse(&cli, &err, "run", "--strategies", "stream,bogus", (char *)NULL),

@@ -38,7 +38,7 @@ static const char default_text[] =
     "\"seed\": 20261130, \"scale\": 16.0, \"outliers\": \"outliers.h\"},\n"
     "    \"eps\": 1e-6\n"
     "  },\n"
-    "  \"strategies\": [\"stream\", \"graph\", \"fusion\", \"fusion-graph\", \"megakernel\", "
+    "  \"strategies\": [\"stream\", \"graph\", \"stream-pdl\", \"graph-pdl\", \"fusion\", \"fusion-graph\", \"megakernel\", "
     "\"megakernel-graph\", \"rowblock\", \"cudnn\"],\n"
     "  \"tolerance\": {\"atol\": 1e-37, \"rtol\": 1e-4},\n"
     "  \"validation\": {\"invocations\": 2},\n"
@@ -134,7 +134,7 @@ static void assert_default_values(const se_protocol *p)
     assert_true(p->scale == 16.0);
     assert_true(p->eps == 1e-6);
     assert_int_equal(p->strategies, (1u << SE_NSTRATEGIES) - 1);
-    assert_int_equal(SE_NSTRATEGIES, 8);
+    assert_int_equal(SE_NSTRATEGIES, 10);
     assert_true(p->tol.atol == 1e-37);
     assert_true(p->tol.rtol == 1e-4);
     assert_int_equal(p->invocations, 2);
@@ -297,8 +297,11 @@ static void write_keeps_shape_specs_and_orders_keys_and_strategies(void **state)
     (void)state;
     se_err err = {{0}};
     se_protocol p;
-    char *text = replace_once(default_text, "[\"stream\", \"graph\", \"fusion\", \"fusion-graph\"",
-                              "[\"fusion-graph\", \"stream\", \"fusion\", \"graph\"");
+    char *text = replace_once(default_text,
+                              "[\"stream\", \"graph\", \"stream-pdl\", \"graph-pdl\", \"fusion\", "
+                              "\"fusion-graph\"",
+                              "[\"fusion-graph\", \"graph-pdl\", \"stream\", \"fusion\", "
+                              "\"stream-pdl\", \"graph\"");
     parse_ok(text, &p);
     free(text);
     char *out = NULL;
@@ -310,7 +313,7 @@ static void write_keeps_shape_specs_and_orders_keys_and_strategies(void **state)
     static const char *const order[] = {
         "\"format\"", "\"version\"", "\"name\"", "\"workload\"", "\"shapes\"", "\"tile\"",
         "\"dtype\"", "\"input\"", "\"generator\"", "\"distribution\"", "\"seed\"", "\"scale\"",
-        "\"outliers\"", "\"eps\"", "\"strategies\"", "\"stream\"", "\"graph\"", "\"fusion\"",
+        "\"outliers\"", "\"eps\"", "\"strategies\"", "\"stream\"", "\"graph\"", "\"stream-pdl\"", "\"graph-pdl\"", "\"fusion\"",
         "\"fusion-graph\"", "\"megakernel\"", "\"megakernel-graph\"", "\"rowblock\"",
         "\"cudnn\"", "\"tolerance\"", "\"atol\"", "\"rtol\"", "\"validation\"",
         "\"invocations\"", "\"scopes\"", "\"device\"", "\"device_cold\"", "\"batch\"",
@@ -486,14 +489,14 @@ static void duplicate_shape_refused(void **state)
 static void unknown_strategy_refused(void **state)
 {
     (void)state;
-    edit_refused("\"rowblock\"", "\"rowblok\"", "field 'strategies[6]': unknown strategy 'rowblok'",
+    edit_refused("\"rowblock\"", "\"rowblok\"", "field 'strategies[8]': unknown strategy 'rowblok'",
                  "valid: stream, graph");
 }
 
 static void duplicate_strategy_refused(void **state)
 {
     (void)state;
-    edit_refused("\"rowblock\"", "\"graph\"", "field 'strategies[6]': duplicate strategy 'graph'",
+    edit_refused("\"rowblock\"", "\"graph\"", "field 'strategies[8]': duplicate strategy 'graph'",
                  NULL);
 }
 
