@@ -27,6 +27,11 @@ int se_trace_kind_of(int strategy)
     return info && info->trace != SE_TRACE_NONE ? (int)info->trace : -1;
 }
 
+int se_traced(const se_protocol *p, int s)
+{
+    return p->traces && ((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0;
+}
+
 static int64_t expected_tasks(const se_taskgeom *g, se_trace_kind kind)
 {
     return kind == SE_TRACE_ROWS ? g->rows : g->total;
@@ -625,7 +630,7 @@ se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, jso
     for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++) {
         for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
             int kind = se_trace_kind_of(s);
-            if (!((p->strategies >> s) & 1u) || kind < 0)
+            if (!se_traced(p, s))
                 continue;
             json_t *entry = NULL, *cost = NULL;
             int ok = 0;

@@ -43,6 +43,10 @@ typedef struct se_trace {
  * cuDNN cannot be traced. Returns -1 for a strategy without a trace. */
 int se_trace_kind_of(int strategy);
 
+/* 1 when a run of protocol p traces strategy s: the protocol selects it and
+ * takes traces ("traces": false leaves them all out), and it can be traced. */
+int se_traced(const se_protocol *p, int s);
+
 /* "A(3,17)", "B(3)", or "row(3)" for rowblock. */
 void se_trace_task_name(const se_taskgeom *g, se_trace_kind kind, int64_t task, char *buf,
                         size_t size);

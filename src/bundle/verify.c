@@ -290,7 +290,7 @@ static void check_traces(verify_ctx *v, const se_protocol *p)
     for (size_t i = 0; i < p->n_shapes; i++)
         for (int s = 0; s < SE_NSTRATEGIES; s++) {
             int kind = se_trace_kind_of(s);
-            if (!((p->strategies >> s) & 1u) || kind < 0)
+            if (!se_traced(p, s))
                 continue;
             expected++;
             char id[SE_CASE_ID_SIZE], rel[200];

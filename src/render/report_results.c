@@ -74,7 +74,7 @@ void se_rep_timing(se_doc *d, const se_rundata *rd)
             snprintf(title, sizeof title, "Shape %s (%s)", id, s->spec);
         else
             snprintf(title, sizeof title, "Shape %s", id);
-        se_doc_heading(d, 3, title);
+        se_doc_heading(d, 3, "%s", title);
         int64_t tiles = (s->cols + rd->p.tile - 1) / rd->p.tile;
         se_doc_para(d, "%" PRId64 " rows, %" PRId64 " columns, tile %" PRId64 " (%" PRId64
                 " tile%s per row); %.0f bytes moved per instance (x read once, y written once).",

@@ -25,7 +25,7 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
             char id[128];
             snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
                      p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
-            if (strcmp(id, case_id) == 0 && ((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0) {
+            if (strcmp(id, case_id) == 0 && se_traced(p, s)) {
                 *shape = &p->shapes[i];
                 *strategy = s;
                 return SE_OK;

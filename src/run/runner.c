@@ -320,7 +320,7 @@ static se_status trace_shape(run_state *rs, se_case *c, se_timer *t, se_err *err
     }
     se_status st = SE_OK;
     for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++)
-        if (((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0)
+        if (se_traced(p, s))
             st = trace_strategy(rs, c, (se_strategy)s, tb, t, err);
     cudaFree(tb.rec);
     cudaFree(tb.count);
