@@ -71,9 +71,10 @@ else
 fi
 expect 0 "vs_best_peer" table "$ref"
 expect 0 "33 of 33 (peer, shape) cases passed validation, 0 failed, 0 errors" table "$ref"
-expect 0 "4096x4096    cudnn                    43.01   [    42.74,     43.28]    0.480        [0.476, 0.484]    3120.8   0.799        0.919" table "$ref"
-expect 0 "4096x4096    megakernel_init           6.37   [     6.37,      6.56]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    rowblock                 27.18    0.677 torch-compile            59.36        2.184" table "$ref"
+expect 0 "4096x4096    cudnn                    42.82   [    42.62,     42.98]    0.485        [0.482, 0.488]    3134.8   0.807        0.925" table "$ref"
+expect 0 "4096x4096    megakernel_init           6.37   [     6.27,      6.40]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    rowblock                 27.17    0.684 torch-compile            59.52        2.191" table "$ref"
+expect 0 "graph-pdl against graph: graph-pdl is faster on 11 of 11 shapes" table "$ref"
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

@@ -260,7 +260,7 @@ else
 fi
 echo "--- $fleet/fleet.md"
 cat "$fleet/fleet.md"
-if grep -q '^| shape | graph | fusion | fusion-graph | megakernel | megakernel-graph |' "$fleet/fleet.md" &&
+if grep -q '^| shape | graph | stream-pdl | graph-pdl | fusion | fusion-graph | megakernel | megakernel-graph |' "$fleet/fleet.md" &&
     grep -q '^## NVIDIA H200 on host' "$fleet/fleet.md"; then
     ok "fleet.md holds the answer grid of the verified run"
 else

@@ -8,11 +8,11 @@
  */
 #include <cooperative_groups.h>
 
-#include "coop.h"
-#include "tile_ops.cuh"
+#include "gpu/coop.h"
+#include "gpu/tile_ops.cuh"
 
-#include "../se_cuda.h"
-#include "../taskgraph.h"
+#include "gpu/se_cuda.h"
+#include "model/taskgraph.h"
 
 namespace cg = cooperative_groups;
 
@@ -209,13 +209,18 @@ extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
                           err);
 }
 
-extern "C" se_status se_gpu_coop_max_blocks(se_coop_kernel kernel, int *max_blocks, se_err *err)
+se_status se_coop_max_blocks(const void *kernel, int *max_blocks, se_err *err)
 {
     int dev, sms, per_sm;
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const void *fn = kernel == SE_COOP_FUSION ? se_fusion_kernel() : se_megakernel_kernel();
-    SE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, SE_TILE_THREADS, 0));
+    SE_CUDA_TRY(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, SE_TILE_THREADS, 0));
     *max_blocks = per_sm * sms;
     return SE_OK;
+}
+
+extern "C" se_status se_gpu_fusion_max_blocks(int *max_blocks, se_err *err)
+{
+    return se_coop_max_blocks((const void *)se_k_fusion, max_blocks, err);
 }

@@ -12,7 +12,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../se_common.h"
+#include "model/se_common.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -65,6 +65,11 @@ typedef struct se_gpu_problem {
 /* stream / graph: one launch per phase, A, B, C, D, E (five launches). */
 se_status se_gpu_phases_enqueue(const se_gpu_problem *p, cudaStream_t stream, se_err *err);
 
+/* stream-pdl / graph-pdl: the same five kernels, B..E launched with
+ * programmatic dependent launch (each may start while the one before it
+ * drains, and waits for its results with griddepcontrol.wait). */
+se_status se_gpu_phases_pdl_enqueue(const se_gpu_problem *p, cudaStream_t stream, se_err *err);
+
 /* fusion: one cooperative launch of `blocks` blocks, grid barriers between
  * phases. */
 se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
@@ -80,12 +85,12 @@ se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int blocks, cudaStr
 se_status se_gpu_megakernel_init_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
                                          se_err *err);
 
-/* Kernels launched cooperatively. */
-typedef enum se_coop_kernel { SE_COOP_FUSION = 0, SE_COOP_MEGAKERNEL = 1 } se_coop_kernel;
-
-/* Most blocks of that kernel that can be co-resident on the current device
- * (occupancy per SM times the SM count): the cooperative launch limit. */
-se_status se_gpu_coop_max_blocks(se_coop_kernel kernel, int *max_blocks, se_err *err);
+/* Most blocks of the fusion kernel, and of the megakernel, that can be
+ * co-resident on the current device (occupancy per SM times the SM count):
+ * each one's cooperative launch limit. The query also fails when the
+ * kernels were not built for this GPU. */
+se_status se_gpu_fusion_max_blocks(int *max_blocks, se_err *err);
+se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err);
 
 /* CTAs of rowblock's cooperative grid that its scratch holds. */
 #define SE_RB_GRID_CAP 4096
@@ -120,7 +125,7 @@ se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64
 se_status se_gpu_outliers_enqueue(float *x, int64_t rows, int64_t cols, uint64_t seed,
                                   double scale, cudaStream_t stream, se_err *err);
 
-/* Controls and probes (probes.cu). */
+/* Controls and probes (controls.cu). */
 se_status se_gpu_empty_enqueue(int blocks, cudaStream_t stream, se_err *err);
 se_status se_gpu_coop_noop_enqueue(int blocks, cudaStream_t stream, se_err *err);
 /* A cooperative kernel that does nothing but n grid barriers. */
@@ -144,7 +149,7 @@ se_status se_gpu_block_until_enqueue(const int *release, int *timed_out,
  * marks where a case's kernels begin. */
 se_status se_gpu_profile_marker_enqueue(int case_no, cudaStream_t stream, se_err *err);
 
-/* Every kernel of the project, for the resource report. */
+/* Every kernel of the project, for the resource report (kernel_table.cu). */
 typedef struct se_kernel_entry {
     const char *name;
     const void *fn;

@@ -34,11 +34,11 @@
  */
 #include <cooperative_groups.h>
 
-#include "coop.h"
-#include "tile_ops.cuh"
+#include "gpu/coop.h"
+#include "gpu/tile_ops.cuh"
 
-#include "../se_cuda.h"
-#include "../taskgraph.h"
+#include "gpu/se_cuda.h"
+#include "model/taskgraph.h"
 
 namespace cg = cooperative_groups;
 
@@ -161,4 +161,9 @@ extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int bloc
     void *args[] = {(void *)p};
     return se_coop_launch((const void *)se_k_megakernel, "se_k_megakernel", args, 0, blocks,
                           stream, err);
+}
+
+extern "C" se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err)
+{
+    return se_coop_max_blocks((const void *)se_k_megakernel, max_blocks, err);
 }

@@ -17,7 +17,7 @@
 
 #include <math.h>
 
-#include "kernels.h"
+#include "gpu/kernels.h"
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
 
