@@ -30,6 +30,7 @@ void se_answer_free(se_answer *a)
     free(a->cell);
     free(a->vs);
     free(a->mk_init_ns);
+    free(a->context);
     memset(a, 0, sizeof *a);
 }
 
@@ -51,6 +52,30 @@ static void add_run(se_answer_ratio *r, double v)
     if (r->n_runs == 0 || v > r->run_max)
         r->run_max = v;
     r->n_runs++;
+}
+
+/* The context lines of a shape, from the first run's derived results. */
+static void context_of(const se_rundata *rd, const se_shape *sh, se_answer_context *c)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(se_rundata_derived(rd), "shapes"), i, e) {
+        if (se_json_num(e, "rows") != (double)sh->rows || se_json_num(e, "cols") != (double)sh->cols)
+            continue;
+        const json_t *f = json_object_get(e, "fastest_ours");
+        const json_t *b = json_object_get(e, "best_peer");
+        if (json_is_object(f)) {
+            snprintf(c->fastest, sizeof c->fastest, "%s", se_json_str(f, "strategy", "?"));
+            c->fastest_ns = se_json_num(f, "median_ns");
+            c->fastest_of_copy = se_json_num(f, "fraction_of_copy");
+        }
+        if (json_is_object(b)) {
+            snprintf(c->peer, sizeof c->peer, "%s", se_json_str(b, "name", "?"));
+            c->peer_ns = se_json_num(b, "median_ns");
+            c->vs_peer = se_json_num(b, "vs_best_peer");
+        }
+        return;
+    }
 }
 
 /* Another run must measure the same thing as the first. */
@@ -138,7 +163,8 @@ static se_status alloc_answer(se_answer *a, size_t n_shapes, se_err *err)
     a->cell = calloc(n_shapes * SE_NSTRATEGIES + 1, sizeof *a->cell);
     a->vs = calloc(n_shapes * SE_NVS + 1, sizeof *a->vs);
     a->mk_init_ns = calloc(n_shapes + 1, sizeof *a->mk_init_ns);
-    if (!a->shape || !a->cell || !a->vs || !a->mk_init_ns) {
+    a->context = calloc(n_shapes + 1, sizeof *a->context);
+    if (!a->shape || !a->cell || !a->vs || !a->mk_init_ns || !a->context) {
         se_answer_free(a);
         return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
     }
@@ -199,6 +225,7 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
                     add_run(v, se_json_num(da, "median_ns") / se_json_num(db, "median_ns"));
             }
         }
+        context_of(ref, sh, &a->context[i]);
         const json_t *init = device_scope(ref, a->shape[i], SE_MK_INIT_NAME);
         if (init) {
             double ns = se_json_num(init, "median_ns");

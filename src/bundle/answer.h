@@ -29,6 +29,16 @@ typedef struct se_answer_ratio {
 /* The head-to-head comparisons, per shape. */
 enum { SE_VS_PDL_GRAPH, SE_VS_MEGAKERNEL_PDL, SE_NVS };
 
+/* Context, not the answer (from summary.json's derived results of the first
+ * run): per shape, our fastest validated strategy of any kind (rowblock, a
+ * control, included) and the best peer (cuDNN or a PyTorch peer). */
+typedef struct se_answer_context {
+    char fastest[40];      /* "" where none */
+    double fastest_ns, fastest_of_copy;
+    char peer[40];         /* "" where the run has no peer that passed */
+    double peer_ns, vs_peer; /* peer's median / ours: above 1, ours is faster */
+} se_answer_context;
+
 typedef struct se_answer {
     size_t n_runs;
     char run_ids[8][64];        /* the first few runs' ids, for captions */
@@ -40,6 +50,7 @@ typedef struct se_answer {
     se_answer_ratio *vs;        /* [shape * SE_NVS + k]: a / b, paired by round */
     double *mk_init_ns;         /* per shape: the first run's megakernel_init median, or 0 */
     double mk_init_min_ns, mk_init_max_ns;
+    se_answer_context *context; /* per shape */
 } se_answer;
 
 /* What SE_VS_* compares: "graph-pdl" over "graph", ... */

@@ -253,6 +253,61 @@ char *se_answer_sentences(const se_answer *a)
     return text;
 }
 
+static const char CONTEXT_CAPTION[] =
+    "Context, not the answer: per shape, our fastest validated strategy of any kind (rowblock, "
+    "a non-tiled control, included) with its fraction of the same-run copy, and the best peer "
+    "(the fastest of cuDNN and the PyTorch peers that passed validation); \"vs best peer\" is "
+    "the peer's median over ours, above 1 where ours is faster (run %s).";
+
+static void context_cells(const se_answer *a, size_t i, char cells[6][64])
+{
+    const se_answer_context *c = &a->context[i];
+    snprintf(cells[0], 64, "%s", a->shape[i]);
+    snprintf(cells[1], 64, "%s", c->fastest[0] ? c->fastest : "-");
+    if (c->fastest[0]) {
+        snprintf(cells[2], 64, "%.2f", c->fastest_ns / 1e3);
+        snprintf(cells[3], 64, "%.3f", c->fastest_of_copy);
+    } else {
+        snprintf(cells[2], 64, "-");
+        snprintf(cells[3], 64, "-");
+    }
+    snprintf(cells[4], 64, "%s", c->peer[0] ? c->peer : "-");
+    if (c->peer[0] && c->fastest[0])
+        snprintf(cells[5], 64, "%.2f us, %.3f", c->peer_ns / 1e3, c->vs_peer);
+    else
+        snprintf(cells[5], 64, "-");
+}
+
+static void context_doc(se_doc *d, const se_answer *a)
+{
+    se_doc_para(d, CONTEXT_CAPTION, a->run_ids[0]);
+    se_doc_table(d, "shape|fastest of ours|median (us)|of copy|best peer|its median, vs best peer",
+                 "llrrlr");
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        char cells[6][64];
+        const char *row[6];
+        context_cells(a, i, cells);
+        for (int k = 0; k < 6; k++)
+            row[k] = cells[k];
+        se_doc_row(d, 6, row);
+    }
+    se_doc_table_end(d);
+}
+
+static void context_text(FILE *out, const se_answer *a)
+{
+    fprintf(out, "\n");
+    fprintf(out, CONTEXT_CAPTION, a->run_ids[0]);
+    fprintf(out, "\n%-12s %-17s %12s %8s %-17s %s\n", "shape", "fastest of ours", "median_us",
+            "of_copy", "best peer", "its median, vs best peer");
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        char cells[6][64];
+        context_cells(a, i, cells);
+        fprintf(out, "%-12s %-17s %12s %8s %-17s %s\n", cells[0], cells[1], cells[2], cells[3],
+                cells[4], cells[5]);
+    }
+}
+
 /* Calls line(ctx, text) for each line of text. */
 static void each_line(const char *text, void (*line)(void *, const char *), void *ctx)
 {
@@ -276,7 +331,7 @@ static void doc_para(void *d, const char *l)
     se_doc_para(d, "%s", l);
 }
 
-void se_answer_doc(se_doc *d, const se_answer *a)
+void se_answer_doc(se_doc *d, const se_answer *a, int context)
 {
     char *text = se_answer_sentences(a);
     each_line(text, doc_item, d);
@@ -319,14 +374,16 @@ void se_answer_doc(se_doc *d, const se_answer *a)
     vs_lines(&vs, a);
     each_line(se_buf_str(&vs), doc_para, d);
     se_buf_free(&vs);
+    if (context)
+        context_doc(d, a);
 }
 
-void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt)
+void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int context)
 {
     if (fmt == SE_ANSWER_MD) {
         se_doc d;
         memset(&d, 0, sizeof d);
-        se_answer_doc(&d, a);
+        se_answer_doc(&d, a, context);
         se_buf md;
         memset(&md, 0, sizeof md);
         se_doc_markdown(&d, &md);
@@ -353,6 +410,8 @@ void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt)
     vs_lines(&vs, a);
     fputs(se_buf_str(&vs), out);
     se_buf_free(&vs);
+    if (context)
+        context_text(out, a);
 }
 
 se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
@@ -374,7 +433,7 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
     if (st == SE_OK) {
-        se_answer_print(out, &a, fmt);
+        se_answer_print(out, &a, fmt, 1);
         se_answer_free(&a);
     }
     for (size_t i = 0; i < loaded; i++)

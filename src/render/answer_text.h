@@ -15,16 +15,18 @@
 typedef enum se_answer_format { SE_ANSWER_TEXT, SE_ANSWER_MD } se_answer_format;
 
 /* The sentences as a list, the grid as a table and the head-to-head
- * lines, appended to a document (report, site, README). */
-void se_answer_doc(se_doc *d, const se_answer *a);
+ * lines, appended to a document (report, site, README); with context, then
+ * the context table (our fastest of any kind and the best peer per shape). */
+void se_answer_doc(se_doc *d, const se_answer *a, int context);
 
 /* The generated sentences, one paragraph per line, plain text (no markup,
  * so every back end can use them). Returns a malloc'ed string or NULL. */
 char *se_answer_sentences(const se_answer *a);
 
-/* Sentences, then the grid, then the head-to-head lines: Markdown through
- * the document builder, or fixed-width text for the terminal. */
-void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt);
+/* Sentences, then the grid, then the head-to-head lines (and, with
+ * context, the context table): Markdown through the document builder, or
+ * fixed-width text for the terminal. */
+void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int context);
 
 /* `softmax-evidence answer RUN [RUN...] [--format text|md]`: verifies
  * every run, then prints the answer built from them (the first run is the

@@ -103,7 +103,7 @@ void se_rep_answer(se_doc *d, const se_rundata *rd)
         se_doc_para(d, "The answer cannot be built from this run: %s", err.msg);
         return;
     }
-    se_answer_doc(d, &a);
+    se_answer_doc(d, &a, 1);
     se_answer_free(&a);
 }
 

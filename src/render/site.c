@@ -277,7 +277,7 @@ static se_status write_index(const site *s, se_err *err)
     se_answer a;
     se_err aerr = {{0}};
     if (se_answer_build(&s->rd, 1, &a, &aerr) == SE_OK) {
-        se_answer_doc(&d, &a);
+        se_answer_doc(&d, &a, 1);
         se_answer_free(&a);
     } else {
         se_doc_para(&d, "The answer cannot be built from this run: %s", aerr.msg);
