@@ -94,37 +94,28 @@ static int selected(const site *s, const char *path)
 }
 
 /* Copies the selected files and lists the others, with their hashes, in
- * LEFT_OUT.sha256 (the run's manifest lines, unchanged). */
+ * LEFT_OUT.sha256: the run's manifest lines as the one manifest reader
+ * read them into s->rd.files, rewritten as "<hash>  <path>". */
 static se_status copy_run(const site *s, size_t *kept, size_t *left, se_err *err)
 {
     char path[PATH_SIZE], dst[PATH_SIZE * 3];
-    se_path_join(s->run, SE_MANIFEST_NAME, path, sizeof path);
-    FILE *m = fopen(path, "r");
-    if (!m)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", path, strerror(errno));
     se_path_join(s->tmp, SE_SITE_LEFT_OUT, dst, sizeof dst);
     FILE *lo = fopen(dst, "w");
     se_status st = lo ? SE_OK : se_fail(err, SE_ERR_IO, "%s: cannot be written", dst);
-    char line[4600];
     *kept = *left = 0;
-    while (st == SE_OK && fgets(line, sizeof line, m)) {
-        if (strlen(line) < 67)
-            continue;
-        char rel[4600];
-        snprintf(rel, sizeof rel, "%s", line + 66);
-        rel[strcspn(rel, "\n")] = '\0';
-        if (!selected(s, rel)) {
-            fputs(line, lo);
+    for (size_t i = 0; st == SE_OK && i < s->rd.n_files; i++) {
+        const se_run_file *f = &s->rd.files[i];
+        if (!selected(s, f->path)) {
+            fprintf(lo, "%s  %s\n", f->listed, f->path);
             (*left)++;
             continue;
         }
         char src[PATH_SIZE * 3];
-        snprintf(src, sizeof src, "%s/%s", s->run, rel);
-        snprintf(dst, sizeof dst, "%s/run/%s", s->tmp, rel);
+        snprintf(src, sizeof src, "%s/%s", s->run, f->path);
+        snprintf(dst, sizeof dst, "%s/run/%s", s->tmp, f->path);
         st = se_copy_file(src, dst, err);
         (*kept)++;
     }
-    fclose(m);
     if (lo && fclose(lo) != 0 && st == SE_OK)
         st = se_fail(err, SE_ERR_IO, "%s: cannot be written", SE_SITE_LEFT_OUT);
     if (st == SE_OK) {
