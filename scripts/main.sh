@@ -9,9 +9,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh || exit 1
 scripts/build.sh >build.log 2>&1 || { cat build.log; echo "main: build failed" >&2; exit 1; }
-out=$(mktemp)
-log=$(mktemp)
-trap 'rm -f "$out" "$log"' EXIT
+# The run writes its run directory's path here (--run-dir-out), also when a
+# case failed validation; nothing is scraped from its output.
+dirfile=$(mktemp)
+trap 'rm -f "$dirfile"' EXIT
 
 # Figures, report and provenance of a run that verifies, into out/NAME
 # (figures verifies the run first and writes nothing if it does not).
@@ -23,20 +24,20 @@ render() {
     echo "main: figures and report of $1 in out/$2/ (report.html)"
 }
 
-./build/softmax-evidence run "$@" 2> >(tee "$out" >&2) | tee "$log"
-rc=${PIPESTATUS[0]}
-wait
-if [ $rc -eq 3 ] && grep -q "no CUDA device" "$out"; then
+./build/softmax-evidence run --run-dir-out "$dirfile" "$@"
+rc=$?
+# Exit status 6: no CUDA device (softmax-evidence --help lists the codes).
+if [ $rc -eq 6 ]; then
     echo "main: no GPU found on this machine: re-verifying and re-rendering the committed"
     echo "main: reference run runs/reference instead (no new measurement is made)."
     ./build/softmax-evidence verify --strict runs/reference || exit $?
     render runs/reference reference
     exit $?
 fi
-if [ $rc -eq 0 ]; then
-    dir=$(sed -n 's/^run directory: //p' "$log" | tail -1)
-    if [ -n "$dir" ] && [ -d "$dir" ]; then
-        render "$dir" "$(basename "$dir")" || exit $?
-    fi
+dir=$(head -n 1 "$dirfile")
+if [ $rc -eq 0 ] && [ -n "$dir" ] && [ -d "$dir" ]; then
+    render "$dir" "$(basename "$dir")" || exit $?
+elif [ -n "$dir" ]; then
+    echo "main: the run exited with status $rc; its run directory $dir is kept, not rendered" >&2
 fi
 exit $rc

@@ -29,7 +29,7 @@
 
 #define MAX_LINE 4096                    /* bytes of a manifest line, newline excluded */
 #define MAX_PATH_LEN (MAX_LINE - 64 - 2) /* the longest path a line can hold */
-#define TMP_PREFIX ".tmp-manifest"
+#define TMP_PREFIX SE_MANIFEST_TMP_PREFIX
 
 static int path_char_ok(unsigned char c)
 {

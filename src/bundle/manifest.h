@@ -18,6 +18,12 @@
 
 #define SE_MANIFEST_NAME "MANIFEST.sha256"
 
+/* Top-level entries of a directory whose names start with this are never
+ * listed, written or reported as unlisted: the manifest's own temporary
+ * file, and what a caller moves aside while it rewrites the manifest
+ * (profile's previous profile/ folder). */
+#define SE_MANIFEST_TMP_PREFIX ".tmp-manifest"
+
 /* Writes dir/<name> (written to a temporary file in dir, then renamed)
  * listing every regular file below dir except <name> itself. Refuses a
  * symbolic link, a non-regular file, or a path with other characters,

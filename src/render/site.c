@@ -1,15 +1,15 @@
 /*
- * site.c - the static evidence site (see site.h and docs/SITE.md). Every
- * page is one document (render/doc.h) inside the site's frame (navigation,
- * title, footer); the results page is the figures' report document itself.
- * The site is built in a temporary folder and published with se_publish.
+ * site.c - the static evidence site (see site.h and docs/SITE.md): which of
+ * the run's files it keeps (the others listed in LEFT_OUT.sha256), the
+ * figures, report and Perfetto traces it carries, and its publication: it
+ * is built in a temporary folder and published with se_publish. The pages
+ * themselves are site_pages.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render/site.h"
+#include "render/site_pages.h"
 
-#include <errno.h>
-#include <inttypes.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -22,50 +22,16 @@
 #include "bundle/rundata.h"
 #include "bundle/verify.h"
 #include "model/strategy.h"
-#include "render/answer_text.h"
-#include "render/buf.h"
 #include "render/doc.h"
 #include "render/figures.h"
 #include "render/plot.h"
 #include "render/trace_export.h"
 
-#define PATH_SIZE 4400
-#define MAX_TIMELINES 8
-
-typedef struct site {
-    const char *run;  /* the run directory */
-    const char *tmp;  /* the folder being filled */
-    se_rundata rd;
-    json_t *protocol;
-    char timeline_shape[SE_CASE_ID_SIZE]; /* the shape whose traces are kept in full */
-    int64_t tl_rows, tl_cols;
-    se_strategy timelines[MAX_TIMELINES];  /* the strategies fig4 shows */
-    int n_timelines;
-} site;
-
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
-/* "a", "a and b", "a, b and c". */
-static void join_names(char *buf, size_t size, const char *const *names, int n)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < n && used < size; i++) {
-        int w = snprintf(buf + used, size - used, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
-                         names[i]);
-        used += w > 0 ? (size_t)w : 0;
-    }
-}
-
 /* Which raw-run files the site keeps: everything but the arrays and the
  * traces other than the timeline strategies' on the timeline shape (the
  * costs and checks of all traces are kept: traces.json, outputs.csv and
  * the traced/untraced samples). */
-static int selected(const site *s, const char *path)
+static int selected(const se_site *s, const char *path)
 {
     if (strncmp(path, "arrays/", 7) == 0)
         return 0;
@@ -85,7 +51,7 @@ static int selected(const site *s, const char *path)
     json_array_foreach(json_object_get(s->rd.traces, "traces"), i, t) {
         for (int traced = 0; traced < 2; traced++) {
             char rel[256];
-            se_path_trace_timed(str(t, "case"), traced, rel, sizeof rel);
+            se_path_trace_timed(se_json_str(t, "case", ""), traced, rel, sizeof rel);
             if (strcmp(path, rel) == 0)
                 return 1;
         }
@@ -94,37 +60,28 @@ static int selected(const site *s, const char *path)
 }
 
 /* Copies the selected files and lists the others, with their hashes, in
- * LEFT_OUT.sha256 (the run's manifest lines, unchanged). */
-static se_status copy_run(const site *s, size_t *kept, size_t *left, se_err *err)
+ * LEFT_OUT.sha256: the run's manifest lines as the one manifest reader
+ * read them into s->rd.files, rewritten as "<hash>  <path>". */
+static se_status copy_run(const se_site *s, size_t *kept, size_t *left, se_err *err)
 {
-    char path[PATH_SIZE], dst[PATH_SIZE * 3];
-    se_path_join(s->run, SE_MANIFEST_NAME, path, sizeof path);
-    FILE *m = fopen(path, "r");
-    if (!m)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", path, strerror(errno));
+    char path[SE_SITE_PATH_SIZE], dst[SE_SITE_PATH_SIZE * 3];
     se_path_join(s->tmp, SE_SITE_LEFT_OUT, dst, sizeof dst);
     FILE *lo = fopen(dst, "w");
     se_status st = lo ? SE_OK : se_fail(err, SE_ERR_IO, "%s: cannot be written", dst);
-    char line[4600];
     *kept = *left = 0;
-    while (st == SE_OK && fgets(line, sizeof line, m)) {
-        if (strlen(line) < 67)
-            continue;
-        char rel[4600];
-        snprintf(rel, sizeof rel, "%s", line + 66);
-        rel[strcspn(rel, "\n")] = '\0';
-        if (!selected(s, rel)) {
-            fputs(line, lo);
+    for (size_t i = 0; st == SE_OK && i < s->rd.n_files; i++) {
+        const se_run_file *f = &s->rd.files[i];
+        if (!selected(s, f->path)) {
+            fprintf(lo, "%s  %s\n", f->listed, f->path);
             (*left)++;
             continue;
         }
-        char src[PATH_SIZE * 3];
-        snprintf(src, sizeof src, "%s/%s", s->run, rel);
-        snprintf(dst, sizeof dst, "%s/run/%s", s->tmp, rel);
+        char src[SE_SITE_PATH_SIZE * 3];
+        snprintf(src, sizeof src, "%s/%s", s->run, f->path);
+        snprintf(dst, sizeof dst, "%s/run/%s", s->tmp, f->path);
         st = se_copy_file(src, dst, err);
         (*kept)++;
     }
-    fclose(m);
     if (lo && fclose(lo) != 0 && st == SE_OK)
         st = se_fail(err, SE_ERR_IO, "%s: cannot be written", SE_SITE_LEFT_OUT);
     if (st == SE_OK) {
@@ -135,460 +92,16 @@ static se_status copy_run(const site *s, size_t *kept, size_t *left, se_err *err
     return st;
 }
 
-/* ---- the page frame ----------------------------------------------------- */
-
-static const char *pages[][2] = {
-    {"index.html", "Overview"},        {"protocol.html", "Protocol"},
-    {"results.html", "Full results"},  {"provenance.html", "Figure provenance"},
-    {"traces.html", "Traces"},         {"reproduce.html", "Reproduction"},
-};
-#define N_PAGES (sizeof pages / sizeof pages[0])
-
-/* Writes file: the frame around d, then (when not NULL) the document
- * inner with its relative paths under inner_base, in a report block. */
-static se_status page_write(const site *s, const char *file, const char *title, const se_doc *d,
-                            const se_doc *inner, const char *inner_base, se_err *err)
-{
-    se_buf b = {0};
-    se_buf_add(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                   "<title>");
-    se_doc_esc_html(&b, title);
-    se_buf_add(&b, " - softmax-evidence run ");
-    se_doc_esc_html(&b, s->rd.run_id);
-    se_buf_add(&b, "</title>\n<link rel=\"stylesheet\" href=\"style.css\">\n"
-                   /* A self-check the browser tests read: images that failed to load. */
-                   "<script>window.addEventListener('load', function () {\n"
-                   "  var bad = 0;\n"
-                   "  for (var i = 0; i < document.images.length; i++)\n"
-                   "    if (!document.images[i].complete || document.images[i].naturalWidth === 0) bad++;\n"
-                   "  document.body.setAttribute('data-images', document.images.length);\n"
-                   "  document.body.setAttribute('data-broken-images', bad);\n"
-                   "});</script>\n</head>\n<body>\n<nav>");
-    for (size_t i = 0; i < N_PAGES; i++)
-        se_buf_printf(&b, "<a href=\"%s\"%s>%s</a> ", pages[i][0],
-                      strcmp(pages[i][0], file) == 0 ? " class=\"here\"" : "", pages[i][1]);
-    se_buf_add(&b, "</nav>\n<main>\n");
-    se_doc_html(d, NULL, &b);
-    if (inner) {
-        se_buf_add(&b, "<div class=\"report\">\n");
-        se_doc_html(inner, inner_base, &b);
-        se_buf_add(&b, "</div>\n");
-    }
-    se_buf_add(&b, "</main>\n<footer>Run ");
-    se_doc_esc_html(&b, s->rd.run_id);
-    se_buf_add(&b, " on ");
-    se_doc_esc_html(&b, str(json_object_get(s->rd.env, "gpu"), "name"));
-    se_buf_printf(&b, ". Every file of this site is listed with its SHA-256 in "
-                      "<a href=\"%s\">%s</a>.</footer>\n</body>\n</html>\n",
-                  SE_SITE_MANIFEST, SE_SITE_MANIFEST);
-    char path[PATH_SIZE * 2];
-    se_path_join(s->tmp, file, path, sizeof path);
-    se_status st = se_doc_check(d, file, err);
-    if (st == SE_OK && inner)
-        st = se_doc_check(inner, file, err);
-    if (st == SE_OK)
-        st = se_buf_write_file(&b, path, file, err);
-    se_buf_free(&b);
-    return st;
-}
-
-/* A page: the document d (its title as first heading) written and freed. */
-static se_status page_finish(const site *s, const char *file, const char *title, se_doc *d,
-                             se_err *err)
-{
-    se_status st = page_write(s, file, title, d, NULL, NULL, err);
-    se_doc_free(d);
-    return st;
-}
-
-static void figure(se_doc *d, const char *name, const char *caption)
-{
-    char png[96], svg[96];
-    snprintf(png, sizeof png, "figures/%s.png", name);
-    snprintf(svg, sizeof svg, "figures/%s.svg", name);
-    se_doc_figure(d, png, svg, caption, 0);
-    se_doc_text(d, "%s (", caption);
-    se_doc_link(d, svg, "SVG");
-    se_doc_text(d, ")");
-    se_doc_end(d);
-}
-
-/* ---- the pages ------------------------------------------------------------ */
-
-/* The program's strategy table, one row per strategy. */
-static void strategies_table(se_doc *d)
-{
-    se_doc_table(d, "strategy|role|mechanism|launch|description", NULL);
-    for (int k = 0; k < SE_NSTRATEGIES; k++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
-        const char *cells[5] = {info->name, se_role_name(info->role), info->mechanism,
-                                info->launch, info->description};
-        se_doc_row(d, 5, cells);
-    }
-    se_doc_table_end(d);
-}
-
-/* Per shape: each case's device-time median, ratio to stream, fraction of copy. */
-static void headline_table(se_doc *d, const site *s)
-{
-    se_doc_table(d, "shape|strategy|launch|device time, median (us)|95% interval (us)|time / "
-                    "stream|fraction of copy bandwidth", "lllrrrr");
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(s->rd.summary, "cases"), i, c) {
-        const json_t *dev = se_json_path(c, "scopes.device");
-        const json_t *ci = json_object_get(dev, "median_ci95_ns");
-        const json_t *r = se_json_path(dev, "time_ratio_to_stream.ratio");
-        const json_t *fr = json_object_get(dev, "fraction_of_copy");
-        char median[32], interval[64], ratio[32] = "-", frac[32] = "-";
-        snprintf(median, sizeof median, "%.2f", se_json_num(dev, "median_ns") / 1e3);
-        snprintf(interval, sizeof interval, "%.2f to %.2f",
-                 json_number_value(json_array_get(ci, 0)) / 1e3,
-                 json_number_value(json_array_get(ci, 1)) / 1e3);
-        if (r)
-            snprintf(ratio, sizeof ratio, "%.3f", json_number_value(r));
-        if (fr)
-            snprintf(frac, sizeof frac, "%.3f", json_number_value(fr));
-        const char *cells[7] = {str(c, "shape"), str(c, "what"), str(c, "launch"), median,
-                                interval, ratio, frac};
-        se_doc_row(d, 7, cells);
-    }
-    se_doc_table_end(d);
-}
-
-static se_status write_index(const site *s, se_err *err)
-{
-    static const char title[] = "Graphs, fusion and a megakernel against stream launches";
-    se_doc d = {0};
-    se_doc_heading(&d, 1, "%s", title);
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "How much do CUDA graphs, kernel fusion and a megakernel save over ordinary "
-                    "stream launches on a tiled, multi-phase GPU operation, and what is the proof? "
-                    "This site holds the evidence of one run of ");
-    se_doc_em(&d, "softmax-evidence");
-    se_doc_text(&d, " on an RMS-scaled softmax (");
-    se_doc_code(&d, "y = softmax(x / rms(x))");
-    se_doc_text(&d, " per row, fp32), split into tiles of columns so that every row needs "
-                    "cross-block reductions in five phases: A per-tile sums of squares and maxima, "
-                    "B per-row scale and maximum, C per-tile sums of exponentials, D per-row "
-                    "normalizer, E the output.");
-    se_doc_heading(&d, 2, "The answer");
-    se_answer a;
-    se_err aerr = {{0}};
-    if (se_answer_build(&s->rd, 1, &a, &aerr) == SE_OK) {
-        se_answer_doc(&d, &a, 1);
-        se_answer_free(&a);
-    } else {
-        se_doc_para(&d, "The answer cannot be built from this run: %s", aerr.msg);
-    }
-    se_doc_heading(&d, 2, "The strategies");
-    strategies_table(&d);
-    se_doc_begin(&d, SE_DOC_NOTE);
-    se_doc_strong(&d, "The megakernel is a toy.");
-    se_doc_text(&d, " %s.", str(s->rd.run, "megakernel"));
-    const char *others[SE_NSTRATEGIES];
-    int n_others = 0;
-    for (int k = 0; k < SE_NSTRATEGIES; k++)
-        if (!se_strategy_get((se_strategy)k)->tiled)
-            others[n_others++] = se_strategy_get((se_strategy)k)->name;
-    char names[512];
-    join_names(names, sizeof names, others, n_others);
-    se_doc_para(&d, "Controls measured in the same run: a device-to-device copy of the same bytes "
-                    "(the bandwidth ceiling), empty launches on a stream and as a graph node, a "
-                    "cooperative no-op launch and the cost of one grid barrier; the strategies of "
-                    "the table above that are not tiled (%s) are a control and a reference.",
-                names);
-    se_doc_heading(&d, 2, "Headline figures");
-    figure(&d, "fig2_speedup", "Speedup over the stream baseline, with bootstrap 95% intervals");
-    figure(&d, "fig3_bandwidth", "Achieved bandwidth as a fraction of the same-run copy bandwidth");
-    figure(&d, "fig1_latency", "Device time per instance, every sample, by shape and strategy");
-    se_doc_heading(&d, 2, "Device time, L2 warm");
-    headline_table(&d, s);
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "Everything else: ");
-    se_doc_link(&d, "results.html", "full results");
-    se_doc_text(&d, ", ");
-    se_doc_link(&d, "protocol.html", "the protocol");
-    se_doc_text(&d, ", ");
-    se_doc_link(&d, "provenance.html", "where every number comes from");
-    se_doc_text(&d, ", ");
-    se_doc_link(&d, "traces.html", "dependency traces");
-    se_doc_text(&d, ", ");
-    se_doc_link(&d, "reproduce.html", "how to reproduce");
-    se_doc_text(&d, ".");
-    return page_finish(s, "index.html", title, &d, err);
-}
-
-static void scope_item(se_doc *d, const char *scope, const char *what)
-{
-    se_doc_begin(d, SE_DOC_ITEM);
-    se_doc_strong(d, scope);
-    se_doc_text(d, ": %s", what);
-}
-
-static se_status write_protocol(const site *s, se_err *err)
-{
-    se_doc d = {0};
-    se_doc_heading(&d, 1, "Protocol");
-    const json_t *pr = json_object_get(s->rd.run, "protocol");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "The measurement protocol fixes the workloads (shapes, tile size, input "
-                    "distribution and seed), the strategies and controls, the fixed tolerances and "
-                    "the measurement scopes with their sample and warm-up counts. This run used "
-                    "%s (SHA-256 ", str(pr, "source"));
-    se_doc_code(&d, str(pr, "source_sha256"));
-    se_doc_text(&d, "); the copy in the bundle, ");
-    se_doc_link(&d, "run/" SE_PROTOCOL_JSON, "run/" SE_PROTOCOL_JSON);
-    se_doc_text(&d, ", has SHA-256 ");
-    se_doc_code(&d, str(pr, "bundle_copy_sha256"));
-    se_doc_text(&d, ".");
-    se_doc_heading(&d, 2, "Scopes");
-    scope_item(&d, "device", "CUDA events around all launches of one instance, L2 warm, behind a "
-                             "blocking kernel so host submission is excluded.");
-    scope_item(&d, "device_cold", "the same after writing twice the L2 size.");
-    scope_item(&d, "batch", "events around back-to-back instances, divided.");
-    scope_item(&d, "host", "wall clock from the first launch call to stream synchronize.");
-    se_doc_para(&d, "Strategies are interleaved within every round in a recorded order; the SM "
-                    "clock is read before every sample and throttled samples are flagged, not "
-                    "dropped.");
-    se_doc_heading(&d, 2, "The file");
-    char *text = json_dumps(s->protocol,
-                            JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    if (!text)
-        d.oom = 1;
-    else
-        se_doc_pre(&d, text);
-    free(text);
-    return page_finish(s, "protocol.html", "Protocol", &d, err);
-}
-
-/* The figures' report document, inside the site's page frame, its paths
- * under figures/. */
-static se_status write_results(const site *s, const se_doc *report, se_err *err)
-{
-    se_doc d = {0};
-    se_doc_heading(&d, 1, "Full results");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "The report below is ");
-    se_doc_link(&d, "figures/report.html", "figures/report.html");
-    se_doc_text(&d, " (also as ");
-    se_doc_link(&d, "figures/report.md", "Markdown");
-    se_doc_text(&d, "), drawn from the run after it verified.");
-    se_doc_end(&d);
-    se_status st = page_write(s, "results.html", "Full results", &d, report, "figures/", err);
-    se_doc_free(&d);
-    return st;
-}
-
-static se_status write_provenance(const site *s, se_err *err)
-{
-    se_doc d = {0};
-    se_doc_heading(&d, 1, "Figure provenance");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "Every figure was drawn from verified run files; ");
-    se_doc_link(&d, "figures/provenance.json", "figures/provenance.json");
-    se_doc_text(&d, " lists, for each, the run files and their SHA-256, the data files and "
-                    "script, the command that drew it and the figure's own hash.");
-    se_doc_heading(&d, 2, "Configuration mapping");
-    se_doc_table(&d, "case|shape|tile|strategy|launch|samples file|input SHA-256|output SHA-256",
-                 "llrlllll");
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(s->rd.validation, "cases"), i, c) {
-        char rel[256], href[300];
-        se_path_samples(str(c, "case"), rel, sizeof rel);
-        snprintf(href, sizeof href, "run/%s", rel);
-        se_strategy k = se_strategy_find(str(c, "strategy"));
-        se_doc_begin(&d, SE_DOC_ROW);
-        se_doc_text(&d, "%s", str(c, "case"));
-        se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(c, "shape"));
-        se_doc_cell(&d);
-        se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(c, "tile")));
-        se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(c, "strategy"));
-        se_doc_cell(&d);
-        se_doc_text(&d, "%s", k < SE_NSTRATEGIES ? se_strategy_get(k)->launch : "?");
-        se_doc_cell(&d);
-        se_doc_link(&d, href, rel);
-        se_doc_cell(&d);
-        se_doc_code(&d, str(c, "input_sha256"));
-        se_doc_cell(&d);
-        se_doc_code(&d, str(c, "output_sha256"));
-    }
-    se_doc_table_end(&d);
-    se_doc_para(&d, "Scopes and L2 state of every number: device (L2 warm), device_cold (L2 "
-                    "flushed), batch (warm, steady state), host (warm, wall clock), each with the "
-                    "protocol's sample count; the samples file holds every sample with its scope, "
-                    "L2 state, round, position in the round and SM clock.");
-    return page_finish(s, "provenance.html", "Figure provenance", &d, err);
-}
-
-static se_status write_traces(const site *s, char exported[][SE_CASE_ID_SIZE], int n_exp,
-                              se_err *err)
-{
-    static const char title[] = "Dependency traces";
-    se_doc d = {0};
-    se_doc_heading(&d, 1, title);
-    const char *phased[SE_NSTRATEGIES], *shown[MAX_TIMELINES];
-    int n_phased = 0;
-    for (int k = 0; k < SE_NSTRATEGIES; k++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
-        int seen = 0;
-        for (int j = 0; j < n_phased; j++)
-            seen |= strcmp(phased[j], info->mechanism) == 0;
-        if (info->trace == SE_TRACE_PHASED && !seen)
-            phased[n_phased++] = info->mechanism;
-    }
-    for (int k = 0; k < s->n_timelines; k++)
-        shown[k] = se_strategy_get(s->timelines[k])->name;
-    char phased_names[256], shown_names[256];
-    join_names(phased_names, sizeof phased_names, phased, n_phased);
-    join_names(shown_names, sizeof shown_names, shown, s->n_timelines);
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "A separate traced run of every strategy on every shape recorded, for every "
-                    "task (phase, row, tile), its block, SM and ");
-    se_doc_code(&d, "%globaltimer");
-    se_doc_text(&d, " start and end. The checks prove coverage (every task exactly once) and "
-                    "ordering (no task starts before each task it depends on ended; for %s, no "
-                    "phase starts before the previous one ended everywhere). Timer resolution: "
-                    "%.0f ns; no gap smaller than that means anything.", phased_names,
-                se_json_num(s->rd.traces, "globaltimer_resolution_ns"));
-    char caption[400];
-    snprintf(caption, sizeof caption, "Timelines of %s on the same shape, by SM, coloured by phase",
-             shown_names);
-    figure(&d, "fig4_timelines", caption);
-    se_doc_heading(&d, 2, "Perfetto");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "Open these in ");
-    se_doc_code(&d, "ui.perfetto.dev");
-    se_doc_text(&d, " or ");
-    se_doc_code(&d, "chrome://tracing");
-    se_doc_text(&d, " (download, then load the file):");
-    for (int i = 0; i < n_exp; i++) {
-        char href[SE_CASE_ID_SIZE + 32];
-        snprintf(href, sizeof href, "traces/%s.perfetto.json", exported[i]);
-        se_doc_begin(&d, SE_DOC_ITEM);
-        se_doc_download(&d, href, exported[i]);
-    }
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "Any other trace of the run: ");
-    se_doc_code(&d, "softmax-evidence trace RUN_DIR CASE -o FILE.json");
-    se_doc_text(&d, " on the complete bundle.");
-    se_doc_heading(&d, 2, "Checks");
-    se_doc_table(&d, "case|verdict|tasks|missing|duplicated|edges checked|order violations|barrier "
-                     "violations|overlap|span (us)", "llrrrrrrrr");
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(s->rd.traces, "traces"), i, t) {
-        static const char *const counts[] = {"records", "missing_count", "duplicated_count",
-                                             "dependency_edges_checked", "order_violations_count",
-                                             "phase_barrier_violations_count"};
-        se_doc_begin(&d, SE_DOC_ROW);
-        se_doc_text(&d, "%s", str(t, "case"));
-        se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(t, "verdict"));
-        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
-            se_doc_cell(&d);
-            se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(t, counts[k])));
-        }
-        se_doc_cell(&d);
-        se_doc_text(&d, "%.3f", json_number_value(se_json_path(t, "overlap.fraction")));
-        se_doc_cell(&d);
-        se_doc_text(&d, "%.2f", json_integer_value(json_object_get(t, "span_ns")) / 1e3);
-    }
-    se_doc_table_end(&d);
-    return page_finish(s, "traces.html", title, &d, err);
-}
-
-static se_status write_reproduce(const site *s, size_t kept, size_t left, se_err *err)
-{
-    se_doc d = {0};
-    se_doc_heading(&d, 1, "Reproduction");
-    se_doc_heading(&d, 2, "What is here");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "This site holds %zu files of the raw run (", kept);
-    se_doc_link(&d, "run/", "run/");
-    se_doc_text(&d, ": sources as compiled, protocol, environment, validation, every timing "
-                    "sample, summaries, the traces of one shape, the tracing costs, profiler "
-                    "exports if any) and its figures and report. The raw run's own manifest, ");
-    se_doc_link(&d, "run/" SE_MANIFEST_NAME, "run/" SE_MANIFEST_NAME);
-    se_doc_text(&d, ", lists every file of the complete run; the %zu files this site left out "
-                    "(saved arrays, the other traces) are listed with their SHA-256 in ", left);
-    se_doc_link(&d, SE_SITE_LEFT_OUT, SE_SITE_LEFT_OUT);
-    se_doc_text(&d, ", so a selected file can be told from a missing one. This site is not a "
-                    "substitute for the complete bundle when rebuilding figures.");
-    se_doc_heading(&d, 2, "Check this site");
-    se_doc_pre(&d, "softmax-evidence verify SITE_DIR");
-    se_doc_para(&d, "checks every site file against %s, the selected run files against the run's "
-                    "manifest (the left-out ones reported as remote-only), recomputes every timing "
-                    "summary from the samples and re-checks the validation and the traces that are "
-                    "here.", SE_SITE_MANIFEST);
-    se_doc_heading(&d, 2, "Rebuild the figures from the complete bundle");
-    se_doc_pre(&d, "git clone <the softmax-evidence repository> && cd softmax-evidence\n"
-                   "scripts/build.sh\nbuild/softmax-evidence figures RUN_DIR OUT_DIR");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "where RUN_DIR is the complete run directory %s (this repository commits its "
-                    "reference run as ", s->rd.run_id);
-    se_doc_code(&d, "runs/reference");
-    se_doc_text(&d, "). The command verifies hashes, recomputes the timing summaries and checks "
-                    "trace coverage and ordering before it draws anything.");
-    se_doc_heading(&d, 2, "Rerun on a GPU");
-    se_doc_pre(&d, "scripts/main.sh\n"
-                   "build/softmax-evidence verify runs/<UTC start>\n"
-                   "build/softmax-evidence profile runs/<UTC start>   # Nsight Compute counters\n"
-                   "build/softmax-evidence site runs/<UTC start> site/");
-    const json_t *src = json_object_get(s->rd.env, "source");
-    const json_t *sw = json_object_get(s->rd.env, "software");
-    se_doc_begin(&d, SE_DOC_PARA);
-    se_doc_text(&d, "The run used commit ");
-    se_doc_code(&d, str(src, "git_commit"));
-    se_doc_text(&d, "%s, driver %" JSON_INTEGER_FORMAT ", runtime %" JSON_INTEGER_FORMAT
-                    ", nvcc %s; the exact command line is in ",
-                json_is_true(json_object_get(src, "git_dirty")) ? " (with uncommitted changes)" : "",
-                json_integer_value(json_object_get(sw, "driver_version")),
-                json_integer_value(json_object_get(sw, "runtime_version")),
-                str(sw, "nvcc_version"));
-    se_doc_link(&d, "run/" SE_ENVIRONMENT_JSON, "run/" SE_ENVIRONMENT_JSON);
-    se_doc_text(&d, ".");
-    return page_finish(s, "reproduce.html", "Reproduction", &d, err);
-}
-
-static se_status write_css(const site *s, se_err *err)
-{
-    se_buf b = {0};
-    se_buf_add(&b,
-               "body { font-family: sans-serif; margin: 0; color: #222; line-height: 1.45; }\n"
-               "nav { background: #1f2937; padding: 0.6em 1em; }\n"
-               "nav a { color: #e5e7eb; margin-right: 1.2em; text-decoration: none; }\n"
-               "nav a.here { color: #fff; font-weight: bold; }\n"
-               "main { max-width: 1200px; margin: 1em auto; padding: 0 1em; }\n"
-               "footer { max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #555; font-size: 0.9em; }\n"
-               "table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }\n"
-               "th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; }\n"
-               "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
-               "figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
-               "code, pre { font-family: monospace; font-size: 0.9em; }\n"
-               "pre { background: #f5f5f5; padding: 0.8em; overflow-x: auto; }\n"
-               ".note { background: #fff7e6; border-left: 4px solid #f0a020; padding: 0.6em 1em; }\n");
-    char path[PATH_SIZE * 2];
-    se_path_join(s->tmp, "style.css", path, sizeof path);
-    se_status st = se_buf_write_file(&b, path, "style.css", err);
-    se_buf_free(&b);
-    return st;
-}
-
 /* The Perfetto exports: the timeline strategies' traces of the timeline
  * shape, under traces/. */
-static se_status export_traces(const site *s, char exported[][SE_CASE_ID_SIZE], FILE *out,
+static se_status export_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE], FILE *out,
                                se_err *err)
 {
-    char tdir[PATH_SIZE * 2];
+    char tdir[SE_SITE_PATH_SIZE * 2];
     se_path_join(s->tmp, "traces", tdir, sizeof tdir);
     se_status st = se_mkdirs(tdir, err);
     for (int k = 0; k < s->n_timelines && st == SE_OK; k++) {
-        char jp[PATH_SIZE * 3];
+        char jp[SE_SITE_PATH_SIZE * 3];
         se_case_id_make(s->tl_rows, s->tl_cols, se_strategy_get(s->timelines[k])->name,
                         exported[k], SE_CASE_ID_SIZE);
         snprintf(jp, sizeof jp, "%s/%s.perfetto.json", tdir, exported[k]);
@@ -602,11 +115,11 @@ static se_status export_traces(const site *s, char exported[][SE_CASE_ID_SIZE], 
 
 /* Fills the temporary folder: run files, figures and report, traces,
  * pages, the site's manifest. */
-static se_status build(site *s, FILE *out, size_t *kept, size_t *left, se_err *err)
+static se_status build(se_site *s, FILE *out, size_t *kept, size_t *left, se_err *err)
 {
     se_status st = copy_run(s, kept, left, err);
     se_doc report = {0};
-    char figdir[PATH_SIZE * 2];
+    char figdir[SE_SITE_PATH_SIZE * 2];
     se_path_join(s->tmp, "figures", figdir, sizeof figdir);
     if (st == SE_OK) {
         FILE *quiet = fopen("/dev/null", "w");
@@ -614,23 +127,11 @@ static se_status build(site *s, FILE *out, size_t *kept, size_t *left, se_err *e
         if (quiet)
             fclose(quiet);
     }
-    char exported[MAX_TIMELINES][SE_CASE_ID_SIZE];
+    char exported[SE_SITE_MAX_TIMELINES][SE_CASE_ID_SIZE];
     if (st == SE_OK)
         st = export_traces(s, exported, out, err);
     if (st == SE_OK)
-        st = write_css(s, err);
-    if (st == SE_OK)
-        st = write_index(s, err);
-    if (st == SE_OK)
-        st = write_protocol(s, err);
-    if (st == SE_OK)
-        st = write_results(s, &report, err);
-    if (st == SE_OK)
-        st = write_provenance(s, err);
-    if (st == SE_OK)
-        st = write_traces(s, exported, s->n_timelines, err);
-    if (st == SE_OK)
-        st = write_reproduce(s, *kept, *left, err);
+        st = se_site_write_pages(s, &report, exported, *kept, *left, err);
     if (st == SE_OK)
         st = se_manifest_write(s->tmp, SE_SITE_MANIFEST, err);
     se_doc_free(&report);
@@ -647,22 +148,22 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
                        "built from it: %s", why);
     }
     struct stat sb;
-    char marker[PATH_SIZE];
+    char marker[SE_SITE_PATH_SIZE];
     se_path_join(out_dir, SE_SITE_MANIFEST, marker, sizeof marker);
     if (stat(out_dir, &sb) == 0 && stat(marker, &sb) != 0)
         return se_fail(err, SE_ERR_USAGE, "site: %s exists and is not a site built by this "
                        "command; choose another folder", out_dir);
-    site s;
+    se_site s;
     memset(&s, 0, sizeof s);
     s.run = run_dir;
     st = se_rundata_load(run_dir, &s.rd, err);
     if (st != SE_OK)
         return st;
-    char path[PATH_SIZE];
+    char path[SE_SITE_PATH_SIZE];
     se_path_join(run_dir, SE_PROTOCOL_JSON, path, sizeof path);
     st = se_json_load(path, SE_PROTOCOL_JSON, NULL, 0, NULL, &s.protocol, err);
     const se_shape *tl = se_timeline_shape(&s.rd);
-    s.n_timelines = se_timeline_strategies(s.timelines, MAX_TIMELINES);
+    s.n_timelines = se_timeline_strategies(s.timelines, SE_SITE_MAX_TIMELINES);
     if (st == SE_OK && !tl)
         st = se_fail(err, SE_ERR_VALIDATION, "site: the run has no shape with a trace of each "
                      "timeline strategy");
@@ -686,7 +187,7 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
     if (st == SE_OK && out)
         fprintf(out, "site: %s: %zu pages, %zu run files kept, %zu left out (listed with their "
                 "hashes in %s), figures, report, Perfetto traces of %s; open %s/index.html\n",
-                out_dir, N_PAGES, kept, left, SE_SITE_LEFT_OUT, s.timeline_shape, out_dir);
+                out_dir, se_site_n_pages(), kept, left, SE_SITE_LEFT_OUT, s.timeline_shape, out_dir);
     json_decref(s.protocol);
     se_rundata_free(&s.rd);
     return st;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bundle/fsutil.h"
+#include "bundle/json.h"
 #include "bundle/manifest.h"
 #include "bundle/samples.h"
 #include "model/reference.h"
@@ -452,16 +453,13 @@ static void take_results(se_peers_run *pr, const char *out)
 {
     char path[4400];
     snprintf(path, sizeof path, "%s/peers-results.json", out);
-    json_error_t je;
-    json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-    const char *f = json_string_value(json_object_get(j, "format"));
-    if (!j) {
-        skip(pr, "the script's peers-results.json cannot be read: %d:%d: %s", je.line, je.column,
-             je.text);
+    json_t *j = NULL;
+    se_err je;
+    if (se_json_load(path, "peers-results.json", RESULTS_FORMAT, 1, NULL, &j, &je) != SE_OK) {
+        skip(pr, "the script's peers-results.json cannot be read: %s", je.msg);
         return;
     }
-    if (!f || strcmp(f, RESULTS_FORMAT) != 0 || json_integer_value(json_object_get(j, "version")) != 1 ||
-        !json_is_array(json_object_get(j, "shapes"))) {
+    if (!json_is_array(json_object_get(j, "shapes"))) {
         skip(pr, "the script's peers-results.json is not %s version 1 with shapes", RESULTS_FORMAT);
         json_decref(j);
         return;

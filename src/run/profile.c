@@ -24,6 +24,7 @@
 
 #include "bundle/fsutil.h"
 #include "bundle/manifest.h"
+#include "bundle/rundata.h"
 #include "bundle/verify.h"
 #include "run/run_config.h"
 #include "gpu/kernels.h"
@@ -83,19 +84,13 @@ static size_t list_cases(const se_protocol *p, pcase *out)
     return n;
 }
 
-static se_status load_run_protocol(const char *run_dir, se_protocol *p, se_err *err)
-{
-    char path[4400];
-    snprintf(path, sizeof path, "%s/protocol.json", run_dir);
-    return se_protocol_load(path, p, err);
-}
-
 se_status se_profile_target(const char *run_dir, se_err *err)
 {
-    se_protocol p;
-    se_status st = load_run_protocol(run_dir, &p, err);
+    se_rundata rd;
+    se_status st = se_rundata_load(run_dir, &rd, err);
     if (st != SE_OK)
         return st;
+    const se_protocol *pp = &rd.p;
     se_run_config o;
     memset(&o, 0, sizeof o);
     o.quiet = 1;
@@ -108,16 +103,16 @@ se_status se_profile_target(const char *run_dir, se_err *err)
     if (st == SE_OK)
         st = se_cudnn_create(&cudnn, stream, err);
     int case_no = 0;
-    for (size_t i = 0; i < p.n_shapes && st == SE_OK; i++) {
+    for (size_t i = 0; i < pp->n_shapes && st == SE_OK; i++) {
         se_case c;
         se_case_host h;
-        st = se_case_prepare(&p, &p.shapes[i], cudnn, stream, &c, &h, err);
+        st = se_case_prepare(pp, &pp->shapes[i], cudnn, stream, &c, &h, err);
         for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
-            if (!((p.strategies >> s) & 1u))
+            if (!((pp->strategies >> s) & 1u))
                 continue;
             case_no++;
             se_instance in;
-            int blocks = se_coop_blocks(&p, &o, &dev, (se_strategy)s, &c.shape);
+            int blocks = se_coop_blocks(pp, &o, &dev, (se_strategy)s, &c.shape);
             st = se_instance_prepare(&in, (se_strategy)s, &c, blocks, cudnn, stream, err);
             if (st != SE_OK)
                 break;
@@ -139,7 +134,7 @@ se_status se_profile_target(const char *run_dir, se_err *err)
     se_cudnn_destroy(cudnn);
     if (stream)
         cudaStreamDestroy(stream);
-    se_protocol_free(&p);
+    se_rundata_free(&rd);
     return st;
 }
 
@@ -292,18 +287,61 @@ static se_status write_text(const char *path, const char *text, se_err *err)
     return SE_OK;
 }
 
-/* From ncu's raw CSV (already in tmp as ncu_raw.csv, or copied there):
- * kernels.csv and profile.json in tmp, then tmp renamed to RUN/profile and
- * the manifest rewritten. */
-static se_status import_raw(const char *run_dir, const se_protocol *p, const pcase *cases,
-                            size_t n_cases, const char *tmp, const char *raw,
-                            const char *version, const char *cmd, FILE *out, se_err *err)
+/* Puts the filled pb->tmp in place as RUN/profile and rewrites the run's
+ * manifest, all or nothing. The previous profile/ is first moved aside
+ * inside the run under SE_MANIFEST_TMP_PREFIX, a name the manifest never
+ * lists, so the rewrite walks the run as it will be. se_publish_commit
+ * then renames the new folder in, and se_manifest_write writes the new
+ * manifest to a temporary file renamed over MANIFEST.sha256, so the
+ * manifest is the old one or the new one, never a mixture. If either step
+ * fails, the new profile/ is removed and the old one put back: the run is
+ * again the one that verified. Only after the manifest is in place is the
+ * old profile/ removed. */
+static se_status publish_profile(const char *run_dir, se_publish *pb, se_err *err)
 {
-    (void)p;
-    char kpath[4600], jpath[4600], final_dir[4400];
-    snprintf(final_dir, sizeof final_dir, "%s/profile", run_dir);
-    snprintf(kpath, sizeof kpath, "%s/kernels.csv", tmp);
-    snprintf(jpath, sizeof jpath, "%s/profile.json", tmp);
+    char aside[4500] = "";
+    struct stat sb;
+    if (lstat(pb->target, &sb) == 0) {
+        snprintf(aside, sizeof aside, "%s/%s-profile-old-XXXXXX", run_dir, SE_MANIFEST_TMP_PREFIX);
+        if (!mkdtemp(aside)) {
+            se_publish_abort(pb);
+            return se_fail(err, SE_ERR_IO, "profile: %s cannot be created: %s", aside,
+                           strerror(errno));
+        }
+        if (rename(pb->target, aside) != 0) {
+            se_publish_abort(pb);
+            return se_fail(err, SE_ERR_IO, "profile: moving the previous %s aside failed: %s",
+                           pb->target, strerror(errno));
+        }
+    }
+    se_status st = se_publish_commit(pb, err);
+    if (st == SE_OK) {
+        st = se_manifest_write(run_dir, SE_MANIFEST_NAME, err);
+        if (st != SE_OK)
+            se_remove_tree(pb->target);
+    }
+    if (aside[0]) {
+        if (st != SE_OK && rename(aside, pb->target) != 0) {
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err ? err->msg : "");
+            st = se_fail(err, st, "%.700s; the previous profile could not be put back: it is in %s",
+                         why, aside);
+        } else if (st == SE_OK && se_remove_tree(aside) != 0)
+            st = se_fail(err, SE_ERR_IO, "%s: cannot be removed", aside);
+    }
+    return st;
+}
+
+/* From ncu's raw CSV (already in pb->tmp as ncu_raw.csv, or copied there):
+ * kernels.csv and profile.json in pb->tmp, then published as RUN/profile
+ * with the manifest rewritten (publish_profile). */
+static se_status import_raw(const char *run_dir, const pcase *cases, size_t n_cases,
+                            se_publish *pb, const char *raw, const char *version,
+                            const char *cmd, FILE *out, se_err *err)
+{
+    char kpath[4700], jpath[4700];
+    snprintf(kpath, sizeof kpath, "%s/kernels.csv", pb->tmp);
+    snprintf(jpath, sizeof jpath, "%s/profile.json", pb->tmp);
     char mlist[2048] = "";
     for (size_t m = 0; m < N_METRICS; m++)
         snprintf(mlist + strlen(mlist), sizeof mlist - strlen(mlist), "%s%s", m ? "," : "",
@@ -335,73 +373,82 @@ static se_status import_raw(const char *run_dir, const se_protocol *p, const pca
     }
     json_decref(totals);
     json_decref(missing);
-    if (st == SE_OK) {
-        char old[4500];
-        snprintf(old, sizeof old, "%s/.profile-old-%ld", run_dir, (long)getpid());
-        int had_old = access(final_dir, F_OK) == 0;
-        if (had_old && rename(final_dir, old) != 0)
-            st = se_fail(err, SE_ERR_IO, "%s: cannot be replaced: %s", final_dir, strerror(errno));
-        if (st == SE_OK && rename(tmp, final_dir) != 0)
-            st = se_fail(err, SE_ERR_IO, "%s: cannot be created: %s", final_dir, strerror(errno));
-        if (st == SE_OK && had_old && se_remove_tree(old) != 0)
-            st = se_fail(err, SE_ERR_IO, "%s: cannot be removed", old);
-    }
     if (st == SE_OK)
-        st = se_manifest_write(run_dir, SE_MANIFEST_NAME, err);
+        st = publish_profile(run_dir, pb, err);
     if (st == SE_OK && out) {
         fprintf(out, "profile: %zu kernels profiled (metrics this ncu did not report are listed "
                 "in profile.json)\n", rows);
         fprintf(out, "profile: wrote %s/{ncu_raw.csv,kernels.csv,profile.json} and rewrote %s/%s\n",
-                final_dir, run_dir, SE_MANIFEST_NAME);
+                pb->target, run_dir, SE_MANIFEST_NAME);
     }
     return st;
 }
 
-se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_err *err)
+/* Verifies the run, then loads it (se_rundata_load) and lists its cases. */
+static se_status open_run(const char *run_dir, const char *what, se_rundata *rd, pcase **cases,
+                          size_t *n_cases, se_err *err)
 {
     /* Never re-manifest a run that does not verify. */
     se_status st = se_verify_run(run_dir, 0, NULL, err);
     if (st != SE_OK)
         return se_fail(err, SE_ERR_VALIDATION, "profile: %s does not verify, so it is not "
-                       "profiled (run verify for details)", run_dir);
+                       "%s (run verify for details)", run_dir, what);
+    st = se_rundata_load(run_dir, rd, err);
+    if (st != SE_OK)
+        return st;
+    *n_cases = list_cases(&rd->p, NULL);
+    *cases = calloc(*n_cases + 1, sizeof **cases);
+    if (!*cases) {
+        se_rundata_free(rd);
+        return se_fail(err, SE_ERR_NOMEM, "profile: the list of cases");
+    }
+    list_cases(&rd->p, *cases);
+    return SE_OK;
+}
+
+se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_err *err)
+{
+    se_rundata rd;
+    pcase *cases = NULL;
+    size_t n_cases = 0;
+    se_status st = open_run(run_dir, "profiled", &rd, &cases, &n_cases, err);
+    if (st != SE_OK)
+        return st;
     const char *ncu = access("/usr/local/cuda/bin/ncu", X_OK) == 0 ? "/usr/local/cuda/bin/ncu" : "ncu";
     char version[256];
     char cmd[16384];
     snprintf(cmd, sizeof cmd, "%s --version 2>/dev/null", ncu);
     se_command_line(cmd, "ersion", version, sizeof version);
+    int devices = 0;
+    cudaError_t ce = cudaSuccess;
+    char exe[4096];
+    ssize_t len = 0;
     if (!version[0])
-        return se_fail(err, SE_ERR_NO_DEVICE, "profile: Nsight Compute (ncu) was not found; it "
-                       "comes with the CUDA toolkit");
+        st = se_fail(err, SE_ERR_NO_DEVICE, "profile: Nsight Compute (ncu) was not found; it "
+                     "comes with the CUDA toolkit");
     /* A GPU must be visible here (not only to ncu's child): without one the
      * run is left as it is, with the reason. */
-    int devices = 0;
-    cudaError_t ce = cudaGetDeviceCount(&devices);
-    if (ce != cudaSuccess || devices == 0)
-        return se_fail(err, SE_ERR_NO_DEVICE, "profile: no CUDA device found (cudaGetDeviceCount: "
-                       "%s, %d devices); the counters need the GPU; %s is left as it is",
-                       ce == cudaSuccess ? "no error" : cudaGetErrorString(ce), devices, run_dir);
+    if (st == SE_OK && ((ce = cudaGetDeviceCount(&devices)) != cudaSuccess || devices == 0))
+        st = se_fail(err, SE_ERR_NO_DEVICE, "profile: no CUDA device found (cudaGetDeviceCount: "
+                     "%s, %d devices); the counters need the GPU; %s is left as it is",
+                     ce == cudaSuccess ? "no error" : cudaGetErrorString(ce), devices, run_dir);
     /* ncu must run this binary by its real path (/proc/self/exe would be
      * ncu itself by then). */
-    char exe[4096];
-    ssize_t len = readlink(self, exe, sizeof exe - 1);
-    if (len <= 0)
-        return se_fail(err, SE_ERR_IO, "profile: cannot resolve %s: %s", self, strerror(errno));
-    exe[len] = '\0';
-    se_protocol p;
-    st = load_run_protocol(run_dir, &p, err);
-    if (st != SE_OK)
-        return st;
-    size_t n_cases = list_cases(&p, NULL);
-    pcase *cases = calloc(n_cases + 1, sizeof *cases);
-    list_cases(&p, cases);
-    char tmp[4400], raw[4600];
-    snprintf(tmp, sizeof tmp, "%s/.profile-incomplete-%ld", run_dir, (long)getpid());
-    snprintf(raw, sizeof raw, "%s/ncu_raw.csv", tmp);
-    if (mkdir(tmp, 0777) != 0) {
-        free(cases);
-        se_protocol_free(&p);
-        return se_fail(err, SE_ERR_IO, "%s: cannot be created: %s", tmp, strerror(errno));
+    if (st == SE_OK && (len = readlink(self, exe, sizeof exe - 1)) <= 0)
+        st = se_fail(err, SE_ERR_IO, "profile: cannot resolve %s: %s", self, strerror(errno));
+    se_publish pb;
+    char final_dir[4400], raw[4700];
+    snprintf(final_dir, sizeof final_dir, "%s/profile", run_dir);
+    if (st == SE_OK) {
+        exe[len] = '\0';
+        st = se_publish_begin(&pb, final_dir, "profile", err);
     }
+    if (st != SE_OK) {
+        free(cases);
+        se_rundata_free(&rd);
+        return st;
+    }
+    snprintf(raw, sizeof raw, "%s/ncu_raw.csv", pb.tmp);
     char mlist[2048] = "";
     for (size_t m = 0; m < N_METRICS; m++)
         snprintf(mlist + strlen(mlist), sizeof mlist - strlen(mlist), "%s%s", m ? "," : "",
@@ -416,58 +463,55 @@ se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_e
     if (rc != 0)
         st = se_fail(err, SE_ERR_CUDA, "profile: ncu exited with status %d (its log: %s)", rc, raw);
     if (st == SE_OK)
-        st = import_raw(run_dir, &p, cases, n_cases, tmp, raw, version, cmd, out, err);
-    if (st != SE_OK && out) {
+        st = import_raw(run_dir, cases, n_cases, &pb, raw, version, cmd, out, err);
+    if (st != SE_OK && out && pb.tmp[0]) {
         /* Show what ncu wrote before it is removed with the temporary folder. */
-        char show[4700];
+        char show[4800];
         snprintf(show, sizeof show, "grep -m 2 -v '^==' '%s' | cut -c 1-400", raw);
         fprintf(out, "profile: the start of ncu's output:\n");
         fflush(out);
         if (system(show) != 0)
             fprintf(out, "profile: (ncu wrote no CSV)\n");
     }
-    if (st != SE_OK && se_remove_tree(tmp) != 0 && out)
-        fprintf(out, "profile: could not remove %s\n", tmp);
+    if (st != SE_OK)
+        se_publish_abort(&pb);
     free(cases);
-    se_protocol_free(&p);
+    se_rundata_free(&rd);
     return st;
 }
 
 se_status se_profile_reparse(const char *run_dir, FILE *out, se_err *err)
 {
-    se_status st = se_verify_run(run_dir, 0, NULL, err);
+    se_rundata rd;
+    pcase *cases = NULL;
+    size_t n_cases = 0;
+    se_status st = open_run(run_dir, "touched", &rd, &cases, &n_cases, err);
     if (st != SE_OK)
-        return se_fail(err, SE_ERR_VALIDATION, "profile: %s does not verify, so it is not "
-                       "touched (run verify for details)", run_dir);
-    char path[4400], raw[4600], tmp[4400], saved[4600];
-    snprintf(path, sizeof path, "%s/profile/profile.json", run_dir);
+        return st;
+    char raw[4700], saved[4600];
     snprintf(saved, sizeof saved, "%s/profile/ncu_raw.csv", run_dir);
-    json_t *prev = json_load_file(path, 0, NULL);
-    const char *version = json_string_value(json_object_get(prev, "ncu_version"));
-    const char *cmd = json_string_value(json_object_get(prev, "command"));
+    /* rd.profile is profile/profile.json, read through se_json_load. */
+    const char *version = json_string_value(json_object_get(rd.profile, "ncu_version"));
+    const char *cmd = json_string_value(json_object_get(rd.profile, "command"));
     if (!version || !cmd || access(saved, R_OK) != 0) {
-        json_decref(prev);
+        free(cases);
+        se_rundata_free(&rd);
         return se_fail(err, SE_ERR_IO, "profile --reparse: %s has no profile/profile.json with "
                        "the ncu version and command, or no profile/ncu_raw.csv", run_dir);
     }
-    se_protocol p;
-    st = load_run_protocol(run_dir, &p, err);
-    if (st != SE_OK) {
-        json_decref(prev);
-        return st;
+    se_publish pb;
+    char final_dir[4400];
+    snprintf(final_dir, sizeof final_dir, "%s/profile", run_dir);
+    st = se_publish_begin(&pb, final_dir, "profile", err);
+    if (st == SE_OK) {
+        snprintf(raw, sizeof raw, "%s/ncu_raw.csv", pb.tmp);
+        st = se_copy_file(saved, raw, err);
+        if (st == SE_OK)
+            st = import_raw(run_dir, cases, n_cases, &pb, raw, version, cmd, out, err);
+        if (st != SE_OK)
+            se_publish_abort(&pb);
     }
-    size_t n_cases = list_cases(&p, NULL);
-    pcase *cases = calloc(n_cases + 1, sizeof *cases);
-    list_cases(&p, cases);
-    snprintf(tmp, sizeof tmp, "%s/.profile-incomplete-%ld", run_dir, (long)getpid());
-    snprintf(raw, sizeof raw, "%s/ncu_raw.csv", tmp);
-    st = se_copy_file(saved, raw, err);
-    if (st == SE_OK)
-        st = import_raw(run_dir, &p, cases, n_cases, tmp, raw, version, cmd, out, err);
-    if (st != SE_OK && se_remove_tree(tmp) != 0 && out)
-        fprintf(out, "profile: could not remove %s\n", tmp);
-    json_decref(prev);
     free(cases);
-    se_protocol_free(&p);
+    se_rundata_free(&rd);
     return st;
 }

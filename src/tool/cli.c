@@ -11,7 +11,7 @@
 
 enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
               O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY, O_NO_BLOCK,
-              O_NO_PEERS, O_PEERS_SCRIPT, O_PEERS_PYTHON, O_COUNT };
+              O_NO_PEERS, O_PEERS_SCRIPT, O_PEERS_PYTHON, O_RUN_DIR_OUT, O_COUNT };
 
 typedef struct opt_def {
     enum opt_id id;
@@ -23,6 +23,9 @@ typedef struct opt_def {
 static const opt_def run_opts[] = {
     {O_PROTOCOL, "--protocol", 1, "protocol file (default: protocol/default.json, built in)"},
     {O_RUNS_DIR, "--runs-dir", 1, "folder that receives the run directory (default: runs)"},
+    {O_RUN_DIR_OUT, "--run-dir-out", 1, "when a run directory was written (also when a case\n"
+                                        "                         failed validation), write its path and a newline\n"
+                                        "                         to this file (a temporary file, renamed), for scripts"},
     {O_SAVE_ARRAYS, "--save-arrays", 0, "also save every case's input and output arrays"},
     {O_ARRAYS_MAX, "--arrays-max-bytes", 1, "with --save-arrays: only cases whose input is at\n"
                                             "                         most this many bytes"},
@@ -115,8 +118,8 @@ void se_cli_usage(FILE *out)
             "its manifest; --reparse rebuilds them from the run's saved ncu CSV (no GPU).\n"
             "\n"
             "Exit status: 0 all passed, 1 a validation or verification failed, 2 bad\n"
-            "argument, 3 a device or memory limit, or no CUDA device, 4 a CUDA error,\n"
-            "5 an I/O or host memory error.\n"
+            "argument, 3 a device or memory limit, 4 a CUDA error, 5 an I/O or host memory\n"
+            "error, 6 no CUDA device.\n"
             "\n"
             "options of run:\n");
     for (size_t i = 0; i < N_RUN_OPTS; i++)
@@ -185,6 +188,11 @@ static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const 
         if (!*v)
             return se_fail(err, SE_ERR_USAGE, "--runs-dir: empty folder name");
         o->runs_dir = v;
+        break;
+    case O_RUN_DIR_OUT:
+        if (!*v)
+            return se_fail(err, SE_ERR_USAGE, "--run-dir-out: empty file name");
+        o->run_dir_out = v;
         break;
     case O_SAVE_ARRAYS: o->save_arrays = 1; break;
     case O_ARRAYS_MAX:

@@ -68,6 +68,7 @@ typedef struct se_run_opts {
     const char *shapes_text; /* the --shapes value, if given */
     const char *protocol_path; /* --protocol, NULL for the repository's default */
     const char *runs_dir;      /* --runs-dir */
+    const char *run_dir_out;   /* --run-dir-out: where to write the run directory's path */
     int save_arrays;           /* --save-arrays */
     int64_t arrays_max_bytes;  /* --arrays-max-bytes: save only cases whose input is at most
                                   this large (0: no limit) */

@@ -3,8 +3,11 @@
  * its status into the exit code. The only place that exits.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bundle/embedded.h"
@@ -76,6 +79,30 @@ static se_run_config run_config(const se_run_opts *o)
     return c;
 }
 
+/* --run-dir-out: writes "<dir>\n" to path through a temporary file beside
+ * it, renamed over it, so a script reads the whole path or none. */
+static se_status write_run_dir_out(const char *path, const char *dir, se_err *err)
+{
+    char tmp[4300];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp)
+        return se_fail(err, SE_ERR_IO, "--run-dir-out: %s: path too long", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return se_fail(err, SE_ERR_IO, "--run-dir-out: a temporary file beside %s cannot be "
+                       "created: %s", path, strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    int ok = f && fprintf(f, "%s\n", dir) > 0;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    else
+        close(fd);
+    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
+        return SE_OK;
+    int e = errno;
+    unlink(tmp);
+    return se_fail(err, SE_ERR_IO, "--run-dir-out: %s cannot be written: %s", path, strerror(e));
+}
+
 static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *err)
 {
     se_run_config cfg = run_config(o);
@@ -99,6 +126,14 @@ static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *er
                 printf("validation: %zu of %zu (strategy, shape) cases passed\n",
                        done.cases - done.failed, done.cases);
                 printf("run directory: %s\n", done.dir);
+                se_err werr = {{0}};
+                if (o->run_dir_out && write_run_dir_out(o->run_dir_out, done.dir, &werr) != SE_OK) {
+                    /* A run that failed keeps its own status; the message says both. */
+                    if (st == SE_OK)
+                        st = se_fail(err, SE_ERR_IO, "%s", werr.msg);
+                    else
+                        fprintf(stderr, "softmax-evidence: %s\n", werr.msg);
+                }
             }
         }
         se_protocol_free(&p);

@@ -362,6 +362,29 @@ static void test_empty_entry_in_shapes_list_is_refused_with_its_position(void **
     expect_run_error("--shapes", "32x4096,,1x1", "'32x4096,,1x1'");
 }
 
+static void test_run_dir_out_takes_a_file_and_defaults_to_none(void **state)
+{
+    (void)state;
+    se_cli cli;
+    se_err err;
+    assert_int_equal(parse(&cli, &err, "run", (char *)NULL), SE_OK);
+    assert_null(cli.run.run_dir_out);
+    se_cli_free(&cli);
+    assert_int_equal(parse(&cli, &err, "run", "--run-dir-out", "/tmp/d.txt", (char *)NULL), SE_OK);
+    assert_string_equal(cli.run.run_dir_out, "/tmp/d.txt");
+    se_cli_free(&cli);
+    assert_int_equal(parse(&cli, &err, "run", "--run-dir-out=out file", (char *)NULL), SE_OK);
+    assert_string_equal(cli.run.run_dir_out, "out file");
+    se_cli_free(&cli);
+}
+
+static void test_empty_run_dir_out_is_refused(void **state)
+{
+    (void)state;
+    expect_run_error("--run-dir-out", "", "empty file name");
+    expect_run_error("--run-dir-out", NULL, "missing value");
+}
+
 static void test_bad_shape_is_refused_naming_it(void **state)
 {
     (void)state;
@@ -434,6 +457,8 @@ int main(void)
         cmocka_unit_test(test_zero_blocks_is_refused),
         cmocka_unit_test(test_negative_device_is_refused),
         cmocka_unit_test(test_unknown_strategy_is_refused_listing_valid_names),
+        cmocka_unit_test(test_run_dir_out_takes_a_file_and_defaults_to_none),
+        cmocka_unit_test(test_empty_run_dir_out_is_refused),
         cmocka_unit_test(test_empty_shapes_list_is_refused),
         cmocka_unit_test(test_empty_entry_in_shapes_list_is_refused_with_its_position),
         cmocka_unit_test(test_bad_shape_is_refused_naming_it),
