@@ -10,8 +10,8 @@
 #
 # usage: task.sh FLEET BIN [--stand-in TASKS RUN_DIR] -- [RUN ARGS...]
 #   --stand-in: for tests only. Tasks listed in TASKS (comma-separated ids)
-#   copy RUN_DIR into their folder instead of running on a GPU, print
-#   "run directory: DIR" as run does, and say so in task.json ("stand_in").
+#   copy RUN_DIR into their folder instead of running on a GPU, name it in
+#   run-dir.txt as run --run-dir-out does, and say so in task.json ("stand_in").
 # Exits with the run's exit status, so Slurm records a failed task as FAILED.
 set -u
 
@@ -98,15 +98,18 @@ echo "task $id on $host, CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-<unset>}: $
 if [ -n "$stand_in" ]; then
     {
         cp -R "$stand_in" "$dir/" &&
-            echo "run directory: $dir/$(basename "$stand_in")"
+            printf '%s\n' "$dir/$(basename "$stand_in")" >"$dir/run-dir.txt"
     } >"$dir/run.out" 2>"$dir/run.err"
     rc=$?
 else
-    "$bin" run --runs-dir "$dir" "$@" >"$dir/run.out" 2>"$dir/run.err"
+    # --run-dir-out: the program says where it wrote the run (nothing is
+    # scraped from its output).
+    "$bin" run --runs-dir "$dir" --run-dir-out "$dir/run-dir.txt" "$@" >"$dir/run.out" 2>"$dir/run.err"
     rc=$?
 fi
 
-run_dir=$(sed -n 's/^run directory: //p' "$dir/run.out" | tail -n 1)
+run_dir=""
+[ -f "$dir/run-dir.txt" ] && run_dir=$(head -n 1 "$dir/run-dir.txt")
 message=""
 if [ "$rc" -ne 0 ]; then
     # The program's own error is the last line it wrote on stderr.
@@ -114,7 +117,7 @@ if [ "$rc" -ne 0 ]; then
     [ -n "$message" ] || message="exit status $rc with nothing on stderr"
 fi
 if [ -n "$run_dir" ] && [ ! -d "$run_dir" ]; then
-    message="${message:+$message; }the run printed 'run directory: $run_dir', which is not a folder"
+    message="${message:+$message; }the run named '$run_dir' as its run directory, which is not a folder"
     run_dir=""
     [ "$rc" -ne 0 ] || rc=5
 fi
@@ -123,7 +126,7 @@ if [ "$rc" -eq 0 ]; then
     if [ -n "$run_dir" ]; then
         status=ok
     else
-        message="exit status 0 but no 'run directory:' line on stdout"
+        message="exit status 0 but the run named no run directory (--run-dir-out)"
     fi
 fi
 write_task "$status" "$rc" "$run_dir" "$message" || { echo "task.sh: cannot write $dir/task.json" >&2; exit 5; }
