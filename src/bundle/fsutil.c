@@ -6,12 +6,143 @@
 #include "bundle/fsutil.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* fd must be a regular file of at most max_bytes; closes it otherwise. */
+static se_status check_regular(int fd, const char *name, uint64_t max_bytes, uint64_t *size,
+                               se_err *err)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return se_fail(err, SE_ERR_IO, "%s: not a regular file", name);
+    }
+    if (max_bytes && (uint64_t)sb.st_size > max_bytes) {
+        close(fd);
+        return se_fail(err, SE_ERR_LIMIT, "%s: %lld bytes, more than the %llu such a file may have",
+                       name, (long long)sb.st_size, (unsigned long long)max_bytes);
+    }
+    if (size)
+        *size = (uint64_t)sb.st_size;
+    return SE_OK;
+}
+
+se_status se_open_regular(const char *path, const char *name, uint64_t max_bytes, int *fd,
+                          uint64_t *size, se_err *err)
+{
+    *fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (*fd < 0)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", name,
+                       errno == ELOOP ? "a symbolic link" : strerror(errno));
+    se_status st = check_regular(*fd, name, max_bytes, size, err);
+    if (st != SE_OK)
+        *fd = -1;
+    return st;
+}
+
+se_status se_open_below(const char *dir, const char *rel, uint64_t max_bytes, int *fd,
+                        uint64_t *size, se_err *err)
+{
+    *fd = -1;
+    size_t n = strlen(rel);
+    if (n == 0 || rel[0] == '/' || n >= 4096)
+        return se_fail(err, SE_ERR_IO, "%.200s: cannot be read: not a relative path", rel);
+    int cur = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (cur < 0)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s: %s", rel, dir, strerror(errno));
+    char comp[4096];
+    const char *p = rel;
+    for (;;) {
+        size_t len = strcspn(p, "/");
+        int last = p[len] == '\0';
+        if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.')) {
+            close(cur);
+            return se_fail(err, SE_ERR_IO, "%s: cannot be read: an empty, \".\" or \"..\" "
+                           "component", rel);
+        }
+        memcpy(comp, p, len);
+        comp[len] = '\0';
+        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
+        int next = openat(cur, comp, flags);
+        int e = errno;
+        close(cur);
+        if (next < 0)
+            return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel,
+                           e == ELOOP ? "a symbolic link"
+                           : e == ENOTDIR ? "a path through a symbolic link or a file"
+                                          : strerror(e));
+        cur = next;
+        if (last)
+            break;
+        p += len + 1;
+    }
+    se_status st = check_regular(cur, rel, max_bytes, size, err);
+    if (st == SE_OK)
+        *fd = cur;
+    return st;
+}
+
+se_status se_fopen_below(const char *dir, const char *rel, uint64_t max_bytes, FILE **f,
+                         uint64_t *size, se_err *err)
+{
+    int fd;
+    *f = NULL;
+    se_status st = se_open_below(dir, rel, max_bytes, &fd, size, err);
+    if (st != SE_OK)
+        return st;
+    *f = fdopen(fd, "rb");
+    if (!*f) {
+        close(fd);
+        return se_fail(err, SE_ERR_NOMEM, "%s: cannot be read: %s", rel, strerror(errno));
+    }
+    return SE_OK;
+}
+
+se_status se_read_below(const char *dir, const char *rel, uint64_t max_bytes, char **buf,
+                        size_t *len, se_err *err)
+{
+    int fd;
+    uint64_t size = 0;
+    *buf = NULL;
+    *len = 0;
+    se_status st = se_open_below(dir, rel, max_bytes, &fd, &size, err);
+    if (st != SE_OK)
+        return st;
+    if (size >= SIZE_MAX) {
+        close(fd);
+        return se_fail(err, SE_ERR_LIMIT, "%s: too large", rel);
+    }
+    char *b = malloc((size_t)size + 1);
+    if (!b) {
+        close(fd);
+        return se_fail(err, SE_ERR_NOMEM, "%s: out of memory", rel);
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t r = read(fd, b + got, (size_t)size - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    if (got != size) {
+        free(b);
+        return se_fail(err, SE_ERR_IO, "%s: read %zu of %llu bytes", rel, got,
+                       (unsigned long long)size);
+    }
+    b[got] = '\0';
+    *buf = b;
+    *len = got;
+    return SE_OK;
+}
 
 se_status se_mkdirs(const char *path, se_err *err)
 {

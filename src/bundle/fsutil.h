@@ -7,8 +7,36 @@
 #define SE_FSUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "model/se_common.h"
+
+/* Opens dir/rel for reading as untrusted input, the way sha256sum, tar and
+ * git fsck would: rel must be relative, without "." or ".." components;
+ * no component may be a symbolic link (each is opened with O_NOFOLLOW
+ * below dir); the file must be a regular file (a FIFO or device is refused
+ * without blocking: O_NONBLOCK, then fstat) of at most max_bytes (0: no
+ * bound). On success *fd is open (close it) and *size is its size.
+ * Messages name rel: "<rel>: cannot be read: ...", "<rel>: not a regular
+ * file", "<rel>: N bytes, more than the M ...". */
+se_status se_open_below(const char *dir, const char *rel, uint64_t max_bytes, int *fd,
+                        uint64_t *size, se_err *err);
+
+/* The same, as a stdio stream (fclose it). */
+se_status se_fopen_below(const char *dir, const char *rel, uint64_t max_bytes, FILE **f,
+                         uint64_t *size, se_err *err);
+
+/* Reads the whole of dir/rel (opened as se_open_below) into a malloc'd
+ * buffer *buf (NUL-terminated, *len bytes before the NUL). */
+se_status se_read_below(const char *dir, const char *rel, uint64_t max_bytes, char **buf,
+                        size_t *len, se_err *err);
+
+/* Opens path itself (not below a folder) the same way: O_NOFOLLOW,
+ * O_NONBLOCK, regular files only, at most max_bytes (0: no bound); `name`
+ * names it in messages. */
+se_status se_open_regular(const char *path, const char *name, uint64_t max_bytes, int *fd,
+                          uint64_t *size, se_err *err);
 
 /* mkdir -p: creates path and its missing parents; names the one that fails. */
 se_status se_mkdirs(const char *path, se_err *err);

@@ -26,6 +26,73 @@ void se_printable(const char *s, char *buf, size_t size)
     buf[o] = '\0';
 }
 
+const char *se_json_type_name(const json_t *j)
+{
+    if (!j)
+        return "nothing";
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "an unknown type";
+}
+
+se_status se_json_get_int(const json_t *obj, const char *key, json_int_t min, json_int_t max,
+                          json_int_t *out, const char *where, se_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    *out = 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+        return se_fail(err, SE_ERR_VALIDATION,
+                       "%s: field '%s': expected an integer from %" JSON_INTEGER_FORMAT
+                       " to %" JSON_INTEGER_FORMAT ", got %s", where, key, min, max,
+                       json_is_integer(v) ? "one out of range" : se_json_type_name(v));
+    *out = json_integer_value(v);
+    return SE_OK;
+}
+
+se_status se_json_get_real(const json_t *obj, const char *key, double *out, const char *where,
+                           se_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    *out = 0.0;
+    if (!json_is_number(v))
+        return se_fail(err, SE_ERR_VALIDATION, "%s: field '%s': expected a number, got %s",
+                       where, key, se_json_type_name(v));
+    *out = json_number_value(v);
+    return SE_OK;
+}
+
+se_status se_json_get_bool(const json_t *obj, const char *key, int *out, const char *where,
+                           se_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    *out = 0;
+    if (!json_is_boolean(v))
+        return se_fail(err, SE_ERR_VALIDATION, "%s: field '%s': expected true or false, got %s",
+                       where, key, se_json_type_name(v));
+    *out = json_is_true(v);
+    return SE_OK;
+}
+
+se_status se_json_get_str(const json_t *obj, const char *key, const char **out,
+                          const char *where, se_err *err)
+{
+    const json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (!json_is_string(v))
+        return se_fail(err, SE_ERR_VALIDATION, "%s: field '%s': expected a string, got %s",
+                       where, key, se_json_type_name(v));
+    *out = json_string_value(v);
+    return SE_OK;
+}
+
 static se_status check_format(json_t *j, const char *name, const char *format, int max_version,
                               int *version, se_err *err)
 {

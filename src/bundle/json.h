@@ -29,6 +29,24 @@ se_status se_json_load(const char *path, const char *name, const char *format, i
 se_status se_json_parse(const void *data, size_t len, const char *name, const char *format,
                         int max_version, int *version, json_t **out, se_err *err);
 
+/* Typed getters for untrusted JSON: obj[key] must be present and of the
+ * asked type (an integer count written as a string, a real or a boolean is
+ * an error, never 0). Failures are SE_ERR_VALIDATION with the message
+ * "WHERE: field 'KEY': expected ..., got TYPE", WHERE naming the file (and
+ * the record, e.g. "validation.json: 32x4096.stream"). */
+se_status se_json_get_int(const json_t *obj, const char *key, json_int_t min, json_int_t max,
+                          json_int_t *out, const char *where, se_err *err);
+/* A finite number (an integer or a real). */
+se_status se_json_get_real(const json_t *obj, const char *key, double *out, const char *where,
+                           se_err *err);
+se_status se_json_get_bool(const json_t *obj, const char *key, int *out, const char *where,
+                           se_err *err);
+se_status se_json_get_str(const json_t *obj, const char *key, const char **out,
+                          const char *where, se_err *err);
+
+/* "an object", "a string", "a real", ... for messages; "nothing" for NULL. */
+const char *se_json_type_name(const json_t *j);
+
 /* Copies s into buf with every byte outside printable ASCII written as
  * \xNN, so text from an untrusted file cannot move the terminal's cursor. */
 void se_printable(const char *s, char *buf, size_t size);

@@ -16,6 +16,8 @@
 
 #include "bundle/manifest.h"
 
+#include "bundle/fsutil.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -306,14 +308,20 @@ out:
  * parsed, otherwise why it did not. */
 typedef struct line_rec {
     size_t line_no;
-    char *path;           /* NULL when malformed */
+    char *path;           /* NULL when a duplicate */
+    size_t dup_of;        /* the line it repeats, when a duplicate */
     char hex[65];
-    char why[96];         /* reason when malformed */
 } line_rec;
 
+/* The manifest's well-formed lines; of the malformed ones only the first
+ * SHOWN_MALFORMED are kept (line and why), the rest are counted. */
+#define SHOWN_MALFORMED 20
 typedef struct line_list {
     line_rec *v;
     size_t n, cap;
+    size_t n_malformed;
+    size_t bad_line[SHOWN_MALFORMED];
+    char bad_why[SHOWN_MALFORMED][96];
 } line_list;
 
 static void lines_free(line_list *l)
@@ -392,54 +400,68 @@ se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_f
     char *mpath = join_path(dir, name);
     if (!mpath)
         return se_fail(err, SE_ERR_NOMEM, "cannot allocate the manifest path in %s", dir);
-    FILE *f = fopen(mpath, "rb");
-    if (!f) {
-        se_status st = se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", mpath,
-                               strerror(errno));
-        free(mpath);
-        return st;
+    /* Untrusted: a regular file (no link, FIFO or device), bounded in size;
+     * read in blocks, each line copied once into a bounded buffer. */
+    int fd;
+    se_err oerr = {{0}};
+    se_status st = se_open_regular(mpath, mpath, SE_MANIFEST_MAX_BYTES, &fd, NULL, &oerr);
+    if (st != SE_OK) {
+        const char *why = oerr.msg + strlen(mpath);
+        why += strncmp(why, ": ", 2) == 0 ? 2 : 0;
+        st = se_fail(err, st, "cannot read manifest %s: %s", mpath, why);
     }
-    char *buf = malloc(MAX_LINE + 1);
-    if (!buf) {
-        fclose(f);
-        free(mpath);
+    free(mpath);
+    if (st != SE_OK)
+        return st;
+    enum { BLOCK = 1 << 16 };
+    char *buf = malloc(MAX_LINE + 1), *block = malloc(BLOCK);
+    if (!buf || !block) {
+        free(buf);
+        free(block);
+        close(fd);
         return se_fail(err, SE_ERR_NOMEM, "cannot allocate a line buffer for %s", name);
     }
-    se_status st = SE_OK;
     size_t line_no = 0, len = 0;
     int too_long = 0, at_eof = 0;
     while (!at_eof && st == SE_OK) {
-        int c = getc(f);
-        if (c == EOF) {
-            at_eof = 1;
-            if (ferror(f)) {
-                st = se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", mpath,
-                             strerror(errno));
-                break;
-            }
-            if (len == 0 && !too_long)
-                break; /* the file ended with a newline (or was empty) */
-        } else if (c != '\n') {
-            if (len < MAX_LINE)
-                buf[len++] = (char)c;
-            else
-                too_long = 1;
+        ssize_t got = read(fd, block, BLOCK);
+        if (got < 0 && errno == EINTR)
             continue;
+        if (got < 0) {
+            st = se_fail(err, SE_ERR_IO, "cannot read manifest %s: %s", name, strerror(errno));
+            break;
         }
-        se_manifest_line r;
-        memset(&r, 0, sizeof r);
-        r.line_no = ++line_no;
-        if (too_long)
-            snprintf(r.why, sizeof r.why, "line longer than %d bytes", MAX_LINE);
-        else
-            parse_line(buf, len, &r);
-        st = fn(ctx, &r, err);
-        len = 0;
-        too_long = 0;
+        at_eof = got == 0;
+        size_t off = 0, n = (size_t)got;
+        while (st == SE_OK && (off < n || (at_eof && (len > 0 || too_long)))) {
+            const char *nl = off < n ? memchr(block + off, '\n', n - off) : NULL;
+            size_t take = nl ? (size_t)(nl - (block + off)) : n - off;
+            if (too_long || len + take > MAX_LINE) {
+                too_long = 1;
+            } else {
+                memcpy(buf + len, block + off, take);
+                len += take;
+            }
+            off += take;
+            if (!nl && !at_eof)
+                break; /* the line continues in the next block */
+            if (nl)
+                off++;
+            se_manifest_line r;
+            memset(&r, 0, sizeof r);
+            r.line_no = ++line_no;
+            if (too_long)
+                snprintf(r.why, sizeof r.why, "line longer than %d bytes", MAX_LINE);
+            else
+                parse_line(buf, len, &r);
+            st = fn(ctx, &r, err);
+            len = 0;
+            too_long = 0;
+        }
     }
     free(buf);
-    fclose(f);
-    free(mpath);
+    free(block);
+    close(fd);
     return st;
 }
 
@@ -447,6 +469,17 @@ se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_f
 static se_status keep_line(void *ctx, const se_manifest_line *line, se_err *err)
 {
     line_list *l = ctx;
+    if (!line->path) {
+        if (l->n_malformed < SHOWN_MALFORMED) {
+            l->bad_line[l->n_malformed] = line->line_no;
+            memcpy(l->bad_why[l->n_malformed], line->why, sizeof line->why);
+        }
+        l->n_malformed++;
+        return SE_OK;
+    }
+    if (l->n >= SE_MANIFEST_MAX_FILES)
+        return se_fail(err, SE_ERR_LIMIT, "a manifest may list at most %d files; line %zu is "
+                       "one more", SE_MANIFEST_MAX_FILES, line->line_no);
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 64;
         line_rec *v = cap <= SIZE_MAX / sizeof *v ? realloc(l->v, cap * sizeof *v) : NULL;
@@ -459,15 +492,11 @@ static se_status keep_line(void *ctx, const se_manifest_line *line, se_err *err)
     line_rec *r = &l->v[l->n];
     memset(r, 0, sizeof *r);
     r->line_no = line->line_no;
-    if (line->path) {
-        r->path = strdup(line->path);
-        if (!r->path)
-            return se_fail(err, SE_ERR_NOMEM, "cannot allocate line %zu of a manifest",
-                           line->line_no);
-        memcpy(r->hex, line->hex, sizeof r->hex);
-    } else {
-        memcpy(r->why, line->why, sizeof r->why);
-    }
+    r->path = strdup(line->path);
+    if (!r->path)
+        return se_fail(err, SE_ERR_NOMEM, "cannot allocate line %zu of a manifest",
+                       line->line_no);
+    memcpy(r->hex, line->hex, sizeof r->hex);
     l->n++;
     return SE_OK;
 }
@@ -511,7 +540,7 @@ static se_status mark_duplicates(line_list *l, line_rec ***sorted, size_t *n_sor
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         if (kept > 0 && strcmp(v[kept - 1]->path, v[i]->path) == 0) {
-            snprintf(v[i]->why, sizeof v[i]->why, "duplicate of line %zu", v[kept - 1]->line_no);
+            v[i]->dup_of = v[kept - 1]->line_no;
             free(v[i]->path);
             v[i]->path = NULL;
         } else {
@@ -621,12 +650,19 @@ se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
     if (st != SE_OK)
         goto done;
 
+    rep->malformed = lines.n_malformed;
+    for (size_t i = 0; out && i < lines.n_malformed && i < SHOWN_MALFORMED; i++)
+        fprintf(out, "malformed: %s:%zu: %s\n", name, lines.bad_line[i], lines.bad_why[i]);
+    if (out && lines.n_malformed > SHOWN_MALFORMED)
+        fprintf(out, "malformed: %s: %zu more malformed lines\n", name,
+                lines.n_malformed - SHOWN_MALFORMED);
     for (size_t i = 0; i < lines.n; i++) {
         const line_rec *r = &lines.v[i];
         if (!r->path) {
             rep->malformed++;
             if (out)
-                fprintf(out, "malformed: %s:%zu: %s\n", name, r->line_no, r->why);
+                fprintf(out, "malformed: %s:%zu: duplicate of line %zu\n", name, r->line_no,
+                        r->dup_of);
             continue;
         }
         rep->listed++;
@@ -652,6 +688,50 @@ done:
     entries_free(&on_disk);
     lines_free(&lines);
     free(mpath);
+    return st;
+}
+
+se_status se_manifest_own_output(const char *dir, const char *name, const char *who, se_err *err)
+{
+    se_status st = check_name(name, err);
+    if (st != SE_OK)
+        return st;
+    line_list lines;
+    entry_list on_disk;
+    line_rec **sorted = NULL;
+    size_t n_sorted = 0;
+    memset(&on_disk, 0, sizeof on_disk);
+    se_err rerr = {{0}};
+    if (read_manifest(dir, name, &lines, &rerr) != SE_OK)
+        return se_fail(err, SE_ERR_USAGE, "%s: %s exists and is not an output of this command "
+                       "(%s cannot be read: %s); nothing was changed: choose another folder",
+                       who, dir, name, rerr.msg);
+    if (lines.n_malformed)
+        st = se_fail(err, SE_ERR_USAGE, "%s: %s/%s has %zu malformed lines, so %s is not taken "
+                     "for this command's output; nothing was changed: choose another folder",
+                     who, dir, name, lines.n_malformed, dir);
+    if (st == SE_OK)
+        st = mark_duplicates(&lines, &sorted, &n_sorted, name, err);
+    if (st == SE_OK)
+        st = list_dir(dir, name, &on_disk, err);
+    for (size_t i = 0; st == SE_OK && i < on_disk.n; i++) {
+        const entry *e = &on_disk.v[i];
+        if (e->regular && is_listed(sorted, n_sorted, e->path))
+            continue;
+        char shown[4 * 256 + 8];
+        size_t o = 0;
+        for (const unsigned char *c = (const unsigned char *)e->path; *c && o + 5 < sizeof shown;
+             c++)
+            o += (size_t)snprintf(shown + o, sizeof shown - o,
+                                  path_char_ok(*c) ? "%c" : "\\x%02x", *c);
+        st = se_fail(err, SE_ERR_USAGE, "%s: %s holds %s, which is not part of this command's "
+                     "earlier output (%s%s); nothing was changed: move it away or choose "
+                     "another folder", who, dir, shown, e->regular ? "not listed in " : "not a "
+                     "regular file, or not listed in ", name);
+    }
+    free(sorted);
+    entries_free(&on_disk);
+    lines_free(&lines);
     return st;
 }
 

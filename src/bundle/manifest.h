@@ -11,6 +11,7 @@
 #define SE_MANIFEST_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "bundle/sha256.h" /* the hashes it lists; callers of the old home keep compiling */
@@ -23,6 +24,13 @@
  * file, and what a caller moves aside while it rewrites the manifest
  * (profile's previous profile/ folder). */
 #define SE_MANIFEST_TMP_PREFIX ".tmp-manifest"
+
+/* Bounds on an untrusted manifest: its size (checked from fstat before
+ * reading; a run's is tens of kB) and the files it may list. Lines are at
+ * most 4096 bytes; verify prints the first 20 malformed lines and counts
+ * the rest. */
+#define SE_MANIFEST_MAX_BYTES ((uint64_t)64 << 20)
+#define SE_MANIFEST_MAX_FILES (1 << 20)
 
 /* Writes dir/<name> (written to a temporary file in dir, then renamed)
  * listing every regular file below dir except <name> itself. Refuses a
@@ -72,6 +80,13 @@ se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_f
  * SE_ERR_IO if the manifest cannot be read. */
 se_status se_manifest_lists(const char *dir, const char *name, const char *rel, int *listed,
                             se_err *err);
+
+/* Whether dir may be replaced by a command (`who`: site, figures) that
+ * wrote dir/<name> over its earlier output: SE_OK when dir holds that
+ * manifest, well formed, and nothing else than the regular files it lists.
+ * Otherwise SE_ERR_USAGE naming the first file the user added there (or the
+ * missing manifest): the caller must leave dir untouched. */
+se_status se_manifest_own_output(const char *dir, const char *name, const char *who, se_err *err);
 
 /* 1 when the report has no mismatched, unlisted or malformed entry and, if
  * strict, no remote-only entry. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bundle/json.h"
 #include "bundle/paths.h"
 
 static const se_peer_info peer_table[SE_NPEERS] = {
@@ -88,14 +89,16 @@ static void complain(checker *k, const char *fmt, ...)
 
 static void complain(checker *k, const char *fmt, ...)
 {
-    char msg[1200];
+    char msg[1200], shown[4 * sizeof msg];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* The strings quoted come from peers.json: printed as \xNN. */
+    se_printable(msg, shown, sizeof shown);
     k->problems++;
     if (k->env->problem)
-        k->env->problem(k->env->ctx, msg);
+        k->env->problem(k->env->ctx, shown);
 }
 
 static const char *str_of(const json_t *o, const char *key)
@@ -158,15 +161,21 @@ static void check_ran(checker *k, size_t i, const json_t *e, const se_case_id *c
                       const char *status)
 {
     const se_peers_env *env = k->env;
-    json_int_t elements = json_integer_value(json_object_get(e, "elements"));
-    json_int_t fails = json_integer_value(json_object_get(e, "fails"));
-    json_int_t nan = json_integer_value(json_object_get(e, "nan"));
+    json_int_t elements = 0, fails = 0, nan = 0, tiny = 0;
+    char where[160];
+    se_err te = {{0}};
+    snprintf(where, sizeof where, "peers.json: peers[%zu] (%s)", i, c->id);
+    int typed;
+    if (!(typed = se_json_get_int(e, "elements", 0, INT64_MAX, &elements, where, &te) == SE_OK &&
+                  se_json_get_int(e, "fails", 0, INT64_MAX, &fails, where, &te) == SE_OK &&
+                  se_json_get_int(e, "nan", 0, INT64_MAX, &nan, where, &te) == SE_OK &&
+                  se_json_get_int(e, "tiny", 0, INT64_MAX, &tiny, where, &te) == SE_OK))
+        complain(k, "%s", te.msg);
     const json_t *pass = json_object_get(e, "pass");
     if (elements != c->shape->rows * c->shape->cols)
         complain(k, "peers.json: field 'peers[%zu].elements' (%s): %" JSON_INTEGER_FORMAT
                  ", the shape has %" PRId64, i, c->id, elements, c->shape->rows * c->shape->cols);
-    int should_pass = json_is_integer(json_object_get(e, "fails")) &&
-                      json_is_integer(json_object_get(e, "nan")) && fails == 0 && nan == 0 &&
+    int should_pass = typed && fails == 0 && nan == 0 &&
                       elements == c->shape->rows * c->shape->cols;
     if (!json_is_boolean(pass) || json_is_true(pass) != should_pass)
         complain(k, "peers.json: field 'peers[%zu].pass' (%s): inconsistent with elements, fails "

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bundle/derived.h"
+#include "bundle/fsutil.h"
 #include "bundle/json.h"
 #include "bundle/manifest.h"
 #include "bundle/paths.h"
@@ -159,8 +160,13 @@ static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *e
             st = failed(ld, SE_PROFILE_JSON, st, &e);
     }
     if (st == SE_OK) {
-        se_rundata_path(rd, SE_PROTOCOL_JSON, path, sizeof path);
-        st = se_protocol_load(path, &rd->p, &e);
+        /* Read as untrusted input below the run (no link, FIFO or device). */
+        char *text = NULL;
+        size_t len = 0;
+        st = se_read_below(rd->dir, SE_PROTOCOL_JSON, SE_JSON_MAX_BYTES, &text, &len, &e);
+        if (st == SE_OK)
+            st = se_protocol_parse(text, len, SE_PROTOCOL_JSON, &rd->p, &e);
+        free(text);
         rd->have_protocol = st == SE_OK;
         if (st != SE_OK && ld->problem) {
             char msg[sizeof e.msg + 32];
@@ -285,12 +291,11 @@ se_status se_rundata_samples(const se_rundata *rd, const char *rel, se_sample_se
 
 se_status se_rundata_trace(const se_rundata *rd, const char *rel, se_trace *t, se_err *err)
 {
-    char path[4400];
-    se_rundata_path(rd, rel, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel, strerror(errno));
-    se_status st = se_trace_read(f, rel, t, err);
+    FILE *f;
+    se_status st = se_fopen_below(rd->dir, rel, SE_TRACE_MAX_BYTES, &f, NULL, err);
+    if (st != SE_OK)
+        return st;
+    st = se_trace_read(f, rel, t, err);
     fclose(f);
     return st;
 }

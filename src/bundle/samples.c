@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/fsutil.h"
+#include "bundle/json.h"
 #include "bundle/paths.h"
 #include "model/strategy.h"
 
@@ -159,9 +161,12 @@ static se_status parse_row(char *line, const char *name, long lineno, int n_scop
     for (int sc = 0; sc < n_scopes; sc++)
         if (strcmp(field[3], se_scope_name((se_scope)sc)) == 0)
             *scope = sc;
-    if (*scope < 0)
+    if (*scope < 0) {
+        char shown[4 * 64 + 8];
+        se_printable(field[3], shown, sizeof shown);
         return se_fail(err, SE_ERR_VALIDATION, "%s:%ld: field 'scope': unknown scope '%s'", name,
-                       lineno, field[3]);
+                       lineno, shown);
+    }
     if (strcmp(field[4], se_scope_l2((se_scope)*scope)) != 0)
         return se_fail(err, SE_ERR_VALIDATION, "%s:%ld: field 'l2': expected '%s' for scope %s",
                        name, lineno, se_scope_l2((se_scope)*scope), field[3]);
@@ -216,12 +221,11 @@ se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int 
 se_status se_samples_load(const char *dir, const char *rel, se_sample_set *scopes, int n_scopes,
                           se_err *err)
 {
-    char path[4400];
-    se_path_join(dir, rel, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel, strerror(errno));
-    se_status st = se_samples_read(f, rel, scopes, n_scopes, err);
+    FILE *f;
+    se_status st = se_fopen_below(dir, rel, SE_SAMPLES_MAX_BYTES, &f, NULL, err);
+    if (st != SE_OK)
+        return st;
+    st = se_samples_read(f, rel, scopes, n_scopes, err);
     fclose(f);
     return st;
 }

@@ -7,6 +7,7 @@
 #define SE_SAMPLES_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model/protocol.h"
@@ -45,6 +46,10 @@ se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err);
 
 /* Run-level controls: empty_stream, empty_graph, coop_noop, barriers. */
 #define SE_NCONTROLS 4
+
+/* The largest samples file read (64 MiB, checked from fstat before
+ * reading): a run's are a few kB. */
+#define SE_SAMPLES_MAX_BYTES ((uint64_t)64 << 20)
 
 #define SE_SAMPLES_HEADER "seq,round,position,scope,l2,ns,sm_mhz,throttled"
 
@@ -88,7 +93,8 @@ se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int 
                           se_err *err);
 
 /* Reads the samples file dir/rel (se_samples_read, messages prefixed with
- * rel); a file that cannot be opened is SE_ERR_IO, naming rel. */
+ * rel); a file that cannot be opened, is not a regular file below dir
+ * (se_open_below) or is over SE_SAMPLES_MAX_BYTES is refused, naming rel. */
 se_status se_samples_load(const char *dir, const char *rel, se_sample_set *scopes, int n_scopes,
                           se_err *err);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/fsutil.h"
 #include "bundle/json.h"
 #include "bundle/paths.h"
 #include "model/stats.h"
@@ -190,45 +191,54 @@ static int cmp_interval(const void *a, const void *b)
     return x->s < y->s ? -1 : x->s > y->s ? 1 : (x->e < y->e ? -1 : x->e > y->e);
 }
 
+typedef struct sm_interval {
+    int sm;
+    interval iv;
+} sm_interval;
+
+static int cmp_sm_interval(const void *a, const void *b)
+{
+    const sm_interval *x = a, *y = b;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    return cmp_interval(&x->iv, &y->iv);
+}
+
 /* Tasks per SM and idle time per SM: the SM's span minus the union of the
  * intervals of the tasks it ran (several blocks share an SM). */
 static json_t *sm_summary_of(const se_trace *t)
 {
-    int max_sm = -1;
-    for (size_t i = 0; i < t->n; i++)
-        max_sm = t->v[i].sm > max_sm ? t->v[i].sm : max_sm;
-    if (max_sm < 0)
+    if (t->n == 0)
         return json_pack("{s:i}", "sms_used", 0);
-    size_t nsm = (size_t)max_sm + 1;
-    size_t *count = calloc(nsm, sizeof *count);
-    interval *iv = malloc(t->n * sizeof *iv);
-    uint64_t *idle = calloc(nsm, sizeof *idle);
+    /* One sort by (SM, start): linear in the records after it, whatever
+     * the SM ids are. */
+    sm_interval *iv = malloc(t->n * sizeof *iv);
     size_t used = 0, min_tasks = SIZE_MAX, max_tasks = 0;
     uint64_t idle_total = 0, idle_max = 0;
-    for (size_t sm = 0; sm < nsm && count && iv && idle; sm++) {
-        size_t k = 0;
-        for (size_t i = 0; i < t->n; i++)
-            if (t->v[i].sm == (int)sm) {
-                iv[k].s = t->v[i].start_ns;
-                iv[k].e = t->v[i].end_ns;
-                k++;
-            }
-        count[sm] = k;
-        if (!k)
-            continue;
-        used++;
-        min_tasks = k < min_tasks ? k : min_tasks;
-        max_tasks = k > max_tasks ? k : max_tasks;
-        qsort(iv, k, sizeof *iv, cmp_interval);
-        uint64_t reach = iv[0].e;
-        for (size_t i = 1; i < k; i++) {
-            if (iv[i].s > reach)
-                idle[sm] += iv[i].s - reach;
-            if (iv[i].e > reach)
-                reach = iv[i].e;
+    if (iv) {
+        for (size_t i = 0; i < t->n; i++) {
+            iv[i].sm = t->v[i].sm;
+            iv[i].iv.s = t->v[i].start_ns;
+            iv[i].iv.e = t->v[i].end_ns;
         }
-        idle_total += idle[sm];
-        idle_max = idle[sm] > idle_max ? idle[sm] : idle_max;
+        qsort(iv, t->n, sizeof *iv, cmp_sm_interval);
+        for (size_t a = 0; a < t->n;) {
+            size_t b = a + 1;
+            uint64_t reach = iv[a].iv.e, idle = 0;
+            for (; b < t->n && iv[b].sm == iv[a].sm; b++) {
+                if (iv[b].iv.s > reach)
+                    idle += iv[b].iv.s - reach;
+                if (iv[b].iv.e > reach)
+                    reach = iv[b].iv.e;
+            }
+            size_t k = b - a;
+            used++;
+            min_tasks = k < min_tasks ? k : min_tasks;
+            max_tasks = k > max_tasks ? k : max_tasks;
+            idle_total += idle;
+            idle_max = idle > idle_max ? idle : idle_max;
+            a = b;
+        }
     }
     json_t *o = json_pack("{s:I, s:I, s:I, s:I, s:I, s:s}", "sms_used", (json_int_t)used,
                           "tasks_per_sm_min", (json_int_t)(used ? min_tasks : 0),
@@ -238,9 +248,7 @@ static json_t *sm_summary_of(const se_trace *t)
                           "a gap is time in which no traced task of this run was recorded on "
                           "that SM, not measured idle hardware; gaps under the globaltimer "
                           "resolution mean nothing");
-    free(count);
     free(iv);
-    free(idle);
     return o;
 }
 
@@ -275,8 +283,9 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
         const se_trace_task *r = &t->v[i];
         if (r->task < 0 || r->task >= n_exp || r->end_ns < r->start_ns || r->sm < 0 ||
             r->sm >= SE_TRACE_MAX_SM || r->block < 0 || !columns_agree(g, kind, r)) {
-            plist_add(&bad, json_pack("{s:I, s:I, s:I}", "task", (json_int_t)r->task, "start_ns",
-                                      (json_int_t)r->start_ns, "end_ns", (json_int_t)r->end_ns),
+            plist_add(&bad, json_pack("{s:I, s:i, s:I, s:I}", "task", (json_int_t)r->task, "sm",
+                                      r->sm, "start_ns", (json_int_t)r->start_ns, "end_ns",
+                                      (json_int_t)r->end_ns),
                       out, name, "invalid record");
             continue;
         }
@@ -475,12 +484,7 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
 
 static se_status open_in(const char *dir, const char *rel, FILE **f, se_err *err)
 {
-    char path[4400];
-    se_path_join(dir, rel, path, sizeof path);
-    *f = fopen(path, "rb");
-    if (!*f)
-        return se_fail(err, SE_ERR_VALIDATION, "%s: cannot be read: %s", rel, strerror(errno));
-    return SE_OK;
+    return se_fopen_below(dir, rel, SE_TRACE_MAX_BYTES, f, NULL, err);
 }
 
 /* Median of the device-scope samples in one samples file. */
@@ -537,6 +541,40 @@ static se_status output_line(const char *dir, const char *id, json_t **o, se_err
     return SE_OK;
 }
 
+se_status se_trace_env_sm_count(const char *dir, int *sm_count, se_err *err)
+{
+    char path[4400];
+    json_t *env = NULL;
+    *sm_count = 0;
+    se_path_join(dir, SE_ENVIRONMENT_JSON, path, sizeof path);
+    se_status st = se_json_load(path, SE_ENVIRONMENT_JSON, SE_ENVIRONMENT_FORMAT, 1, NULL, &env,
+                                err);
+    if (st != SE_OK)
+        return st;
+    json_int_t n = 0;
+    st = se_json_get_int(json_object_get(env, "gpu"), "sm_count", 1, SE_TRACE_MAX_SM, &n,
+                         SE_ENVIRONMENT_JSON ": gpu", err);
+    json_decref(env);
+    *sm_count = (int)n;
+    return st;
+}
+
+void se_trace_check_sms(const se_trace *t, int sm_count, const char *name, FILE *out,
+                        size_t *n_bad)
+{
+    *n_bad = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const se_trace_task *r = &t->v[i];
+        if (r->sm < sm_count)
+            continue;
+        if (out && *n_bad < SE_TRACE_LIST)
+            fprintf(out, "  %s: record on an SM the GPU does not have: {\"task\":%" PRId64
+                    ",\"sm\":%d}, environment.json's sm_count is %d\n", name, r->task, r->sm,
+                    sm_count);
+        (*n_bad)++;
+    }
+}
+
 static double timer_resolution(const char *dir)
 {
     char path[4400];
@@ -574,7 +612,15 @@ se_status se_trace_case_report(const se_protocol *p, const char *dir, const se_s
     if (st != SE_OK)
         return st;
     json_t *rep = NULL, *outl = NULL;
-    st = se_trace_check(&g, (se_trace_kind)kind, &t, rel, out, &rep, ok, err);
+    int sm_count = 0;
+    size_t off_gpu = 0;
+    st = se_trace_env_sm_count(dir, &sm_count, err);
+    if (st == SE_OK)
+        st = se_trace_check(&g, (se_trace_kind)kind, &t, rel, out, &rep, ok, err);
+    if (st == SE_OK) {
+        se_trace_check_sms(&t, sm_count, rel, out, &off_gpu);
+        *ok = *ok && off_gpu == 0;
+    }
     se_trace_free(&t);
     if (st == SE_OK)
         st = output_line(dir, id, &outl, err);

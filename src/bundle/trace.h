@@ -39,6 +39,20 @@ typedef struct se_trace {
     size_t n;
 } se_trace;
 
+/* The largest trace file read (256 MiB, checked from fstat before reading);
+ * a run's largest are a few MB. */
+#define SE_TRACE_MAX_BYTES ((uint64_t)256 << 20)
+
+/* environment.json's sm_count in dir, checked to be an integer from 1 to
+ * SE_TRACE_MAX_SM; fails naming the file and field. */
+se_status se_trace_env_sm_count(const char *dir, int *sm_count, se_err *err);
+
+/* Counts the records of t on an SM id at or above sm_count (the GPU has no
+ * such SM) into *n_bad, printing the first few on out as "  NAME: record on
+ * an SM the GPU does not have: ...". */
+void se_trace_check_sms(const se_trace *t, int sm_count, const char *name, FILE *out,
+                        size_t *n_bad);
+
 /* The traced strategies (se_strategy values) and how each is checked;
  * cuDNN cannot be traced. Returns -1 for a strategy without a trace. */
 int se_trace_kind_of(int strategy);

@@ -10,15 +10,19 @@
  * before any GPU work. Writing emits the same keys in a fixed order and then
  * parses its own output, so a written protocol is always one that reads back.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "model/protocol.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -586,9 +590,16 @@ se_status se_protocol_parse(const char *text, size_t len, const char *name, se_p
     ctx c = {name ? name : "protocol", err};
     json_error_t jerr;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
-        return se_fail(err, SE_ERR_USAGE, "%s:%d:%d: %s", c.name, jerr.line, jerr.column,
-                       jerr.text);
+    if (!root) {
+        /* jansson quotes the file's bytes ("near '...'"): made printable. */
+        char shown[sizeof jerr.text * 4 + 8];
+        size_t o = 0;
+        for (const unsigned char *b = (const unsigned char *)jerr.text; *b && o + 5 < sizeof shown;
+             b++)
+            o += (size_t)snprintf(shown + o, sizeof shown - o, *b >= 0x20 && *b < 0x7f ? "%c"
+                                  : "\\x%02x", *b);
+        return se_fail(err, SE_ERR_USAGE, "%s:%d:%d: %s", c.name, jerr.line, jerr.column, shown);
+    }
     se_protocol q;
     memset(&q, 0, sizeof q);
     se_status st = parse_root(&c, root, &q);
@@ -604,9 +615,21 @@ se_status se_protocol_parse(const char *text, size_t len, const char *name, se_p
 se_status se_protocol_load(const char *path, se_protocol *p, se_err *err)
 {
     memset(p, 0, sizeof *p);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK and a regular file only: a FIFO or device must not block
+     * or stream forever. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return se_fail(err, SE_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return se_fail(err, SE_ERR_IO, "%s: not a regular file", path);
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return se_fail(err, SE_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    }
     char *buf = malloc(PROTOCOL_MAX_BYTES + 1);
     if (!buf) {
         fclose(f);

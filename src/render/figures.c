@@ -33,6 +33,7 @@
 
 #define PROVENANCE "provenance.json"
 #define PROVENANCE_FORMAT "softmax-evidence-figures"
+#define FIGURES_MANIFEST "FIGURES_MANIFEST.sha256" /* every file of the output */
 
 typedef struct out_paths {
     char out[PATH_MAX];    /* OUT_DIR without trailing slashes */
@@ -159,7 +160,9 @@ static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
                        "figures: OUT_DIR %s is not empty and holds no previous figures output (no "
                        PROVENANCE " of format " PROVENANCE_FORMAT "); give a new or empty directory",
                        o->out);
-    return SE_OK;
+    /* Replaced whole only if it holds nothing but what the earlier output
+     * listed: a file the user added there is never deleted. */
+    return se_manifest_own_output(o->out, FIGURES_MANIFEST, "figures", err);
 }
 
 /* ---- provenance.json --------------------------------------------------- */
@@ -377,6 +380,8 @@ se_status se_figures_make(const char *run_dir, const char *out_dir, FILE *out, s
     memset(figs, 0, sizeof figs);
     if (st == SE_OK) {
         st = build(&rd, pb.tmp, run_dir, gnuplot, figs, out, report, err);
+        if (st == SE_OK)
+            st = se_manifest_write(pb.tmp, FIGURES_MANIFEST, err);
         if (st == SE_OK)
             st = se_publish_commit(&pb, err);
         else

@@ -148,11 +148,10 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
                        "built from it: %s", why);
     }
     struct stat sb;
-    char marker[SE_SITE_PATH_SIZE];
-    se_path_join(out_dir, SE_SITE_MANIFEST, marker, sizeof marker);
-    if (stat(out_dir, &sb) == 0 && stat(marker, &sb) != 0)
-        return se_fail(err, SE_ERR_USAGE, "site: %s exists and is not a site built by this "
-                       "command; choose another folder", out_dir);
+    /* An existing folder is replaced only if it is an earlier site, whole. */
+    if (lstat(out_dir, &sb) == 0 &&
+        (st = se_manifest_own_output(out_dir, SE_SITE_MANIFEST, "site", err)) != SE_OK)
+        return st;
     se_site s;
     memset(&s, 0, sizeof s);
     s.run = run_dir;

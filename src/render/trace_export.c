@@ -14,6 +14,9 @@
 
 #include "model/protocol.h"
 #include "model/strategy.h"
+#include "bundle/fsutil.h"
+#include "bundle/json.h"
+#include "bundle/paths.h"
 #include "bundle/trace.h"
 
 /* Finds the shape and strategy of a case id in the run's protocol. */
@@ -83,10 +86,13 @@ static void print_summary(FILE *out, const char *case_id, const json_t *r)
 se_status se_trace_export(const char *dir, const char *case_id, const char *out_path, FILE *out,
                           se_err *err)
 {
-    char path[4400];
-    snprintf(path, sizeof path, "%s/protocol.json", dir);
     se_protocol p;
-    se_status st = se_protocol_load(path, &p, err);
+    char *text = NULL;
+    size_t len = 0;
+    se_status st = se_read_below(dir, SE_PROTOCOL_JSON, SE_JSON_MAX_BYTES, &text, &len, err);
+    if (st == SE_OK)
+        st = se_protocol_parse(text, len, SE_PROTOCOL_JSON, &p, err);
+    free(text);
     if (st != SE_OK)
         return st;
     const se_shape *shape = NULL;
@@ -98,20 +104,24 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     if (st == SE_OK) {
         char rel[200];
         snprintf(rel, sizeof rel, "traces/%s.csv", case_id);
-        snprintf(path, sizeof path, "%s/%s", dir, rel);
-        FILE *f = fopen(path, "rb");
-        if (!f)
-            st = se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", path, strerror(errno));
-        else {
+        FILE *f;
+        st = se_fopen_below(dir, rel, SE_TRACE_MAX_BYTES, &f, NULL, err);
+        if (st == SE_OK) {
             st = se_trace_read(f, rel, &t, err);
             fclose(f);
         }
     }
+    int sm_count = 0;
+    size_t off_gpu = 0;
+    if (st == SE_OK)
+        st = se_trace_env_sm_count(dir, &sm_count, err);
     json_t *report = NULL, *chrome = NULL;
     int ok = 0;
     se_trace_kind kind = (se_trace_kind)se_trace_kind_of(strategy);
     if (st == SE_OK)
         st = se_trace_check(&g, kind, &t, case_id, out, &report, &ok, err);
+    if (st == SE_OK)
+        se_trace_check_sms(&t, sm_count, case_id, out, &off_gpu);
     if (st == SE_OK)
         st = se_trace_chrome(&g, kind, &t, case_id, &chrome, err);
     if (st == SE_OK) {
@@ -130,6 +140,11 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
         fprintf(out, "wrote %s: %zu task slices on %" JSON_INTEGER_FORMAT " SM tracks (open it in "
                 "Perfetto or chrome://tracing)\n", out_path, t.n,
                 json_integer_value(json_object_get(json_object_get(report, "sm"), "sms_used")));
+        /* Written for inspection, but a trace that fails its checks is
+         * not a success. */
+        if (!ok || off_gpu)
+            st = se_fail(err, SE_ERR_VALIDATION, "trace %s fails its checks (the problems are "
+                         "listed above); %s is written for inspection", case_id, out_path);
     }
     json_decref(report);
     json_decref(chrome);

@@ -141,14 +141,24 @@ static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *er
     return st;
 }
 
-/* verify on a run directory, or on a site folder (one holding the site's
- * manifest): docs/BUNDLE.md and docs/SITE.md. */
+/* verify on a run directory, or on a site folder: docs/BUNDLE.md and
+ * docs/SITE.md. A folder with a run manifest is a run, whatever else it
+ * holds (a planted site manifest changes nothing); only a folder without
+ * one and with a site manifest is a site, and a site is never checked
+ * "strictly" in silence: --strict there is refused. */
 static se_status cmd_verify(const se_verify_opts *o, se_err *err)
 {
-    char site_manifest[4400];
+    char run_manifest[4400], site_manifest[4400];
+    struct stat sb;
+    snprintf(run_manifest, sizeof run_manifest, "%s/%s", o->dir, SE_MANIFEST_NAME);
     snprintf(site_manifest, sizeof site_manifest, "%s/%s", o->dir, SE_SITE_MANIFEST);
-    if (access(site_manifest, F_OK) == 0)
+    if (lstat(run_manifest, &sb) != 0 && lstat(site_manifest, &sb) == 0) {
+        if (o->strict)
+            return se_fail(err, SE_ERR_USAGE, "verify: %s is a site (it holds %s and no %s); "
+                           "--strict applies to a run (the site's run/ keeps only some files): "
+                           "run verify without it", o->dir, SE_SITE_MANIFEST, SE_MANIFEST_NAME);
         return se_site_verify(o->dir, stdout, err);
+    }
     return se_verify_run(o->dir, o->strict, stdout, err);
 }
 

@@ -226,5 +226,114 @@ PY
     check "a peer missing" 1 "peers.json: field 'peers': 32 entries, the protocol's 11 shapes imply 33" -- "$work/run"
 fi
 
+# ---- Hostile input (issue 16): each is a crafted run, and each check
+# names the problem; timeouts turn a hang into a failure.
+# vcheck NAME WANT_RC SUBSTRING -- ARGS: check, under a time and memory bound.
+vcheck() {
+    local name=$1 want_rc=$2 want=$3; shift 4
+    local out rc
+    out=$( (ulimit -v 2000000; timeout "${limit:-20}" "$bin" verify "$@") 2>&1); rc=$?
+    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
+        echo "FAIL: $name: exit $rc (want $want_rc), want '$want' in:"; echo "$out" | tail -8
+        fails=$((fails + 1))
+    else
+        echo "ok: $name"; passes=$((passes + 1))
+    fi
+}
+# jedit FILE PYTHON: edits a JSON file of the copy (d is the document), re-hashed.
+jedit() { python3 - "$work/run/$1" "$2" <<'PY'
+import json, sys
+path, code = sys.argv[1], sys.argv[2]
+d = json.load(open(path))
+exec(code)
+json.dump(d, open(path, "w"), indent=2)
+PY
+    rehash "$1"; }
+if command -v python3 >/dev/null; then
+    # 1. rows/cols of a record never size the arrays re-check (was a heap overflow).
+    # arrays named by the record's shape, sized so that rows*cols*4 wraps to theirs.
+    plant() { local f; for f in "$@"; do head -c "$size" /dev/zero > "$work/run/arrays/$f"
+        (cd "$work/run" && sha256sum "arrays/$f") >> "$work/run/MANIFEST.sha256"; done; }
+    fresh; size=4; plant 1x4611686018427387905.x.f32 1x4611686018427387905.stream.y.f32
+    jedit validation.json 'c = next(c for c in d["cases"] if c["case"] == "1x1.stream"); c["rows"] = 1; c["cols"] = 2**62 + 1'
+    vcheck "hostile: validation record rows 1, cols 2^62+1: no crash" 1 "validation.json: 1x1.stream: fields 'shape'/'rows'/'cols' differ from the protocol's shape" -- "$work/run"
+    fresh; size=0; plant 4294967296x4294967296.x.f32 4294967296x4294967296.stream.y.f32
+    jedit validation.json 'c = next(c for c in d["cases"] if c["case"] == "1x1.stream"); c["rows"] = 2**32; c["cols"] = 2**32'
+    vcheck "hostile: validation record rows = cols = 2^32: no overflow" 1 "differ from the protocol's shape" -- "$work/run"
+    fresh; size=4; plant 1x4611686018427387905.x.f32 1x4611686018427387905.torch-eager.y.f32
+    jedit peers.json 'e = next(e for e in d["peers"] if e["case"] == "1x1.torch-eager"); e["rows"] = 1; e["cols"] = 2**62 + 1'
+    vcheck "hostile: peers entry rows 1, cols 2^62+1: no crash" 1 "peers.json: field 'peers[" -- "$work/run"
+    # 2. FIFOs and links to devices never block.
+    for f in MANIFEST.sha256 run.json "$sample" protocol.json; do
+        fresh; rm "$work/run/$f"; mkfifo "$work/run/$f"
+        want=1; [ "$f" = MANIFEST.sha256 ] && want=5
+        vcheck "hostile: $f is a FIFO: refused, no hang" $want "not a regular file" -- "$work/run"
+    done
+    fresh; rm "$work/run/MANIFEST.sha256"; ln -s /dev/zero "$work/run/MANIFEST.sha256"
+    vcheck "hostile: the manifest is a link to /dev/zero: refused, no hang" 5 "a symbolic link" -- "$work/run"
+    fresh; rm -r "$work/run/samples"; mkdir "$work/outside"; cp -r "$ref/samples" "$work/outside/"; ln -s "$work/outside/samples" "$work/run/samples"
+    vcheck "hostile: samples/ is a link out of the run: not read through" 1 "a path through a symbolic link" -- "$work/run"
+    out=$(timeout 20 "$bin" run --protocol <(sleep 30) 2>&1); rc=$?
+    if [ $rc -ne 124 ] && grep -q "not a regular file" <<<"$out"; then echo "ok: hostile: run --protocol FIFO is refused at once"; passes=$((passes + 1))
+    else echo "FAIL: run --protocol FIFO: exit $rc: $out"; fails=$((fails + 1)); fi
+    # 3. Memory and time stay bounded.
+    fresh; head -c 20000000 /dev/zero | tr '\0' '\n' >> "$work/run/MANIFEST.sha256"
+    vcheck "hostile: 20 MB of newlines in the manifest: first lines named, the rest counted" 1 "more malformed lines" -- "$work/run"
+    fresh; head -c 70000000 /dev/zero | tr '\0' 'a' >> "$work/run/MANIFEST.sha256"
+    vcheck "hostile: a 70 MB manifest: refused by the size bound" 3 "more than the" -- "$work/run"
+    fresh; head -c 8000000 /dev/zero | tr '\0' 'a' >> "$work/run/MANIFEST.sha256"
+    vcheck "hostile: an 8 MB manifest line: one malformed line" 1 "line longer than 4096 bytes" -- "$work/run"
+    fresh; truncate -s 1G "$work/run/$sample"
+    vcheck "hostile: a 1 GB samples file: refused from its size" 1 "$sample: 1073741824 bytes, more than the" -- "$work/run"
+    fresh
+    jedit validation.json 'c = d["cases"][0]; d["cases"] = d["cases"] + [dict(c, case="x%d" % i, shape="s%d" % i) for i in range(20000)]'
+    limit=10 vcheck "hostile: validation.json with 20,000 records: linear" 1 "validation.json: field 'cases': 20110 records" -- "$work/run"
+    # 4. Silent passes.
+    fresh; jedit validation.json 'd["cases"][0]["fails"] = "12"'
+    vcheck "hostile: a count that is a string is an error naming it" 1 "validation.json: 32x4096.stream: field 'fails': expected an integer" -- --strict "$work/run"
+    fresh; jedit validation.json 'd["cases"][0]["fails"] = 12.0'
+    vcheck "hostile: a count that is a real is an error naming it" 1 "field 'fails': expected an integer from 0 to 9223372036854775807, got a real" -- --strict "$work/run"
+    fresh; jedit peers.json 'd["peers"][0]["fails"] = "12"'
+    vcheck "hostile: a peer's count that is a string is an error" 1 "peers.json: peers[0] (32x4096.torch-eager): field 'fails': expected an integer" -- --strict "$work/run"
+    fresh; jedit validation.json 'c = next(c for c in d["cases"] if c["case"] == "1x7.fusion"); c["max_rel_err"] = c["max_rel_err"] / 2; c["tiny"] = 3'
+    vcheck "hostile: recorded max error and tiny count differ from the arrays" 1 "validation.json: 1x7.fusion: field 'max_rel_err': saved" -- "$work/run"
+    vcheck "hostile: recorded tiny count differs from the arrays" 1 "validation.json: 1x7.fusion: field 'tiny': saved 3, recomputed from the arrays 0" -- "$work/run"
+    fresh; jedit protocol.json 'd["tolerance"]["rtol"] = 0.5'
+    jedit validation.json 'd["tolerance"]["rtol"] = 0.5'
+    vcheck "hostile: protocol.json edited, bundle_copy_sha256 not" 1 "run.json: field 'protocol.bundle_copy_sha256' is not the SHA-256 of protocol.json" -- "$work/run"
+    fresh; rm "$work/run/arrays/1x7.rowblock.y.f32"; sed -i '\|  arrays/1x7.rowblock.y.f32$|d' "$work/run/MANIFEST.sha256"
+    vcheck "hostile: arrays_saved true, an array and its line removed" 1 "arrays/1x7.rowblock.y.f32, which the rule saves, is not in the manifest" -- "$work/run"
+    fresh; rm "$work/run/$trace"; sed -i "\|  $trace\$|d" "$work/run/MANIFEST.sha256"
+    vcheck "hostile: a traced case's trace and its line removed" 1 "$trace: the traced case's trace is neither here nor listed" -- --strict "$work/run"
+    fresh; rm "$work/run/$trace"
+    vcheck "hostile: a traced case's trace missing fails --strict" 1 "$trace: the traced case's trace is not here (--strict)" -- --strict "$work/run"
+    fresh; sed -i '2s/^\([^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\)[0-9]*,/\1200,/' "$work/run/$ftrace"; rehash "$ftrace"
+    vcheck "hostile: a trace record on SM 200 of a 132-SM GPU" 1 "$ftrace: record on an SM the GPU does not have" -- "$work/run"
+    out=$("$bin" trace "$work/run" 32x4096.fusion -o "$work/f.json" 2>&1); rc=$?
+    if [ $rc -ne 0 ] && grep -q "fails its checks" <<<"$out"; then echo "ok: hostile: trace RUN CASE exits non-zero on a failing trace"; passes=$((passes + 1))
+    else echo "FAIL: trace of a failing trace: exit $rc: $out"; fails=$((fails + 1)); fi
+    fresh; cp "$work/run/MANIFEST.sha256" "$work/run/SITE_MANIFEST.sha256"
+    vcheck "hostile: a planted SITE_MANIFEST.sha256 does not switch verify to site mode" 1 "unlisted: SITE_MANIFEST.sha256" -- --strict "$work/run"
+    # 5. site never deletes a folder that is not its own output.
+    mkdir -p "$work/notsite"; echo keep > "$work/notsite/mine.txt"; touch "$work/notsite/SITE_MANIFEST.sha256"
+    out=$("$bin" site "$ref" "$work/notsite" 2>&1); rc=$?
+    if [ $rc -ne 0 ] && grep -q "holds mine.txt, which is not part of" <<<"$out" && [ "$(cat "$work/notsite/mine.txt")" = keep ]; then
+        echo "ok: hostile: site refuses a folder that merely holds a SITE_MANIFEST.sha256"; passes=$((passes + 1))
+    else echo "FAIL: site over a user's folder: exit $rc: $out"; fails=$((fails + 1)); fi
+    # 6. Bytes of a run are never printed raw.
+    fresh; sed -i '2s/,device,warm,/,dev\x1b[2K\rverify: OK\x07,warm,/' "$work/run/$sample"; rehash "$sample"
+    out=$("$bin" verify "$work/run" 2>&1)
+    if grep -qF 'dev\x1b[2K\x0dverify: OK\x07' <<<"$out" && ! grep -q $'\x1b' <<<"$out"; then echo "ok: hostile: a samples file's scope is printed escaped"; passes=$((passes + 1))
+    else echo "FAIL: samples scope printed raw: $(cat -v <<<"$out" | grep -i scope)"; fails=$((fails + 1)); fi
+    fresh; printf '{"format": "x\x1b[2J\x07' > "$work/run/run.json"; rehash run.json
+    out=$("$bin" verify "$work/run" 2>&1)
+    if ! grep -q $'\x1b' <<<"$out" && grep -q 'run.json' <<<"$out"; then echo "ok: hostile: jansson's error text is printed escaped"; passes=$((passes + 1))
+    else echo "FAIL: jansson text printed raw: $(cat -v <<<"$out" | grep run.json)"; fails=$((fails + 1)); fi
+    fresh; jedit peers.json 'd["peers"][0]["status"] = "\u001b[2Kok\u0007"'
+    out=$("$bin" verify "$work/run" 2>&1)
+    if ! grep -q $'\x1b' <<<"$out" && grep -qF '\x1b[2Kok\x07' <<<"$out"; then echo "ok: hostile: a peers.json string is printed escaped"; passes=$((passes + 1))
+    else echo "FAIL: peers string printed raw: $(cat -v <<<"$out" | grep peers)"; fails=$((fails + 1)); fi
+fi
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

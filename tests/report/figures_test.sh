@@ -130,9 +130,17 @@ png_same=0
 for f in $figs; do cmp -s "$work/a/$f.png" "$work/b/$f.png" && png_same=$((png_same + 1)); done
 echo "info: $png_same of 5 PNGs byte-identical on this machine (not required)"
 
-# The previous output is replaced as a whole.
-touch "$work/b/stale-file"
-if "$bin" figures "$ref" "$work/b" > /dev/null 2>&1 && [ ! -e "$work/b/stale-file" ] && [ -s "$work/b/provenance.json" ]; then
+# A file the user added to a previous output is never deleted: figures
+# refuses, naming it (issue 16); without it the output is replaced whole.
+echo keep > "$work/b/user-notes.txt"
+out=$("$bin" figures "$ref" "$work/b" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "holds user-notes.txt, which is not part of" <<<"$out" && [ "$(cat "$work/b/user-notes.txt")" = keep ]; then
+    ok "a previous figures output holding a user's file is refused, the file kept"
+else
+    bad "figures over a user's file: exit $rc: $out"
+fi
+rm "$work/b/user-notes.txt"
+if "$bin" figures "$ref" "$work/b" > /dev/null 2>&1 && [ -s "$work/b/provenance.json" ] && [ -s "$work/b/FIGURES_MANIFEST.sha256" ]; then
     ok "a previous figures output is replaced"
 else
     bad "a previous figures output was not replaced cleanly"
