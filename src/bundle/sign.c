@@ -70,7 +70,7 @@ static int exact(const char *line, size_t n, const char *want)
 se_status se_signature_parse(const char *text, size_t len, se_signature *out, se_err *err)
 {
     static const char *const what[] = {
-        SE_SIGNATURE_FORMAT " 1", "signed-file " SE_MANIFEST_NAME, "algorithm ed25519",
+        (SE_SIGNATURE_FORMAT " 1"), ("signed-file " SE_MANIFEST_NAME), "algorithm ed25519",
         "key-sha256 <64 lowercase hex digits>", "signature <88 base64 characters>"};
     memset(out, 0, sizeof *out);
     if (len > SE_SIGNATURE_MAX_FILE)
