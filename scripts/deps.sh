@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # deps.sh - installs, through apt-get, the Debian/Ubuntu packages the build
-# and the tests need (Slurm and munge for tests/slurm), and checks for the
-# CUDA toolkit and cuDNN, which come with the CUDA installation. Installs only
-# what is missing.
+# and the tests need (Slurm and munge for tests/slurm, clang for the
+# fuzzers of scripts/fuzz.sh), and checks for the CUDA toolkit and cuDNN,
+# which come with the CUDA installation. Installs only what is missing.
 set -euo pipefail
 
-packages=(cmake ninja-build pkg-config gcc libc6-dev libssl-dev libcmocka-dev libjansson-dev
+packages=(cmake ninja-build pkg-config gcc clang libc6-dev libssl-dev libcmocka-dev libjansson-dev
           gnuplot-nox chromium fonts-dejavu-core
           slurmctld slurmd slurm-client munge)
 

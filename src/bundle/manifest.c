@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bundle/manifest.h"
+#include "bundle/paths.h"
 
 #include "bundle/fsutil.h"
 
@@ -134,7 +135,8 @@ static int cmp_entry(const void *pa, const void *pb)
 
 /* Adds every non-directory below root/rel to l (relative paths), recursing
  * into directories but never through a symbolic link. At the top level the
- * manifest itself and leftover temporary manifests are skipped. */
+ * manifest itself, leftover temporary manifests and, beside a run's
+ * manifest, its signature (SE_MANIFEST_SIG) are skipped. */
 static se_status walk(const char *root, const char *rel, const char *name, entry_list *l,
                       se_err *err)
 {
@@ -163,6 +165,8 @@ static se_status walk(const char *root, const char *rel, const char *name, entry
             continue;
         if (!rel[0] && (strcmp(base, name) == 0 ||
                         strncmp(base, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0))
+            continue;
+        if (!rel[0] && strcmp(name, SE_MANIFEST_NAME) == 0 && strcmp(base, SE_MANIFEST_SIG) == 0)
             continue;
         char *relpath = join_path(rel, base);
         char *full = relpath ? join_path(root, relpath) : NULL;

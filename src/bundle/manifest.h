@@ -4,7 +4,8 @@
  *
  * Format: one line per file, "<64 lowercase hex>  <relative path>\n", paths
  * relative to the directory, '/'-separated, sorted bytewise, the manifest
- * itself not listed. Only paths made of [A-Za-z0-9._/-] are written (no
+ * itself not listed (nor, beside MANIFEST.sha256, its signature
+ * MANIFEST.sha256.sig: bundle/sign.h). Only paths made of [A-Za-z0-9._/-] are written (no
  * escaping needed), so GNU `sha256sum -c MANIFEST.sha256` checks it too.
  */
 #ifndef SE_MANIFEST_H

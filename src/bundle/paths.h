@@ -22,6 +22,10 @@
 #define SE_PROFILE_JSON "profile/profile.json"
 #define SE_PROFILE_KERNELS_CSV "profile/kernels.csv"
 #define SE_PROFILE_NCU_RAW_CSV "profile/ncu_raw.csv"
+/* The Ed25519 signature of MANIFEST.sha256 (bundle/sign.h, docs/SIGNING.md):
+ * the one file beside the manifest that it does not list, and that writing
+ * or verifying the manifest ignores. */
+#define SE_MANIFEST_SIG "MANIFEST.sha256.sig"
 
 /* The "format" field of each JSON file. */
 #define SE_RUN_FORMAT "softmax-evidence-run"

@@ -81,7 +81,8 @@ void se_cli_usage(FILE *out)
 {
     fprintf(out,
             "usage: softmax-evidence run [options]\n"
-            "       softmax-evidence verify RUN_DIR [--strict]\n"
+            "       softmax-evidence verify RUN_DIR [--strict] [--trusted-key PUB]\n"
+            "       softmax-evidence sign RUN_DIR --key KEY\n"
             "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
             "       softmax-evidence figures RUN_DIR OUT_DIR\n"
             "       softmax-evidence table RUN_DIR\n"
@@ -100,7 +101,10 @@ void se_cli_usage(FILE *out)
             "verify: with no GPU, re-hashes a run directory against its manifest,\n"
             "recomputes every timing summary from the raw samples and re-checks the\n"
             "validation, every dependency trace and the PyTorch peers; --strict also fails\n"
-            "on files listed but not present.\n"
+            "on files listed but not present; --trusted-key PUB also checks that\n"
+            "MANIFEST.sha256.sig is an Ed25519 signature of the manifest by that key.\n"
+            "sign: verifies a run, then signs its MANIFEST.sha256 with the Ed25519 private\n"
+            "key KEY (PEM) into MANIFEST.sha256.sig (docs/SIGNING.md).\n"
             "trace: writes one trace of a run (CASE = <rows>x<cols>.<strategy>) as Chrome\n"
             "trace-event JSON for Perfetto, and prints its checks and summary.\n"
             "figures: verifies a run, then draws its figures (SVG and PNG, with gnuplot)\n"
@@ -339,6 +343,31 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
     return SE_OK;
 }
 
+static se_status parse_sign(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    cli->cmd = SE_CMD_SIGN;
+    for (int k = 0; k < argc; k++) {
+        if (strcmp(argv[k], "--key") == 0) {
+            if (k + 1 >= argc || !*argv[k + 1])
+                return se_fail(err, SE_ERR_USAGE, "sign: --key needs a private key file");
+            cli->sign.key = argv[++k];
+        } else if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        } else if (argv[k][0] == '-' || !argv[k][0]) {
+            return se_fail(err, SE_ERR_USAGE, "sign: unknown argument '%s'", argv[k]);
+        } else if (cli->sign.dir) {
+            return se_fail(err, SE_ERR_USAGE, "sign: one run directory, got '%s' and '%s'",
+                           cli->sign.dir, argv[k]);
+        } else {
+            cli->sign.dir = argv[k];
+        }
+    }
+    if (!cli->sign.dir || !cli->sign.key)
+        return se_fail(err, SE_ERR_USAGE, "sign: usage: softmax-evidence sign RUN_DIR --key KEY");
+    return SE_OK;
+}
+
 se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
 {
     memset(cli, 0, sizeof *cli);
@@ -368,6 +397,10 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
         for (int k = 2; k < argc; k++) {
             if (strcmp(argv[k], "--strict") == 0)
                 cli->verify.strict = 1;
+            else if (strcmp(argv[k], "--trusted-key") == 0 && k + 1 < argc && argv[k + 1][0])
+                cli->verify.trusted_key = argv[++k];
+            else if (strcmp(argv[k], "--trusted-key") == 0)
+                return se_fail(err, SE_ERR_USAGE, "verify: --trusted-key needs a public key file");
             else if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0)
                 cli->cmd = SE_CMD_HELP;
             else if (argv[k][0] == '-')
@@ -390,6 +423,8 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
             se_cli_free(cli);
         return st;
     }
+    if (strcmp(cmd, "sign") == 0)
+        return parse_sign(argc - 2, argv + 2, cli, err);
     if (strcmp(cmd, "figures") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_FIGURES, 2,
                           "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR", cli, err);

@@ -35,7 +35,8 @@ typedef enum se_command {
     SE_CMD_PROFILE,
     SE_CMD_TABLE,
     SE_CMD_ANSWER,
-    SE_CMD_PROFILE_TARGET /* internal: what `profile` runs under Nsight Compute */
+    SE_CMD_PROFILE_TARGET, /* internal: what `profile` runs under Nsight Compute */
+    SE_CMD_SIGN
 } se_command;
 
 /* Bits of se_run_opts.given: which workload options the command line set
@@ -95,7 +96,14 @@ typedef struct se_dir_opts {
 typedef struct se_verify_opts {
     const char *dir;  /* a run directory */
     int strict;       /* --strict: remote-only files fail too */
+    const char *trusted_key; /* --trusted-key PUB: the manifest's signature must be this key's */
 } se_verify_opts;
+
+/* sign RUN_DIR --key KEY */
+typedef struct se_sign_opts {
+    const char *dir;
+    const char *key;  /* an Ed25519 private key, PEM */
+} se_sign_opts;
 
 /* answer RUN [RUN...] [--format text|md] */
 typedef struct se_answer_opts {
@@ -111,6 +119,7 @@ typedef struct se_cli {
     se_trace_opts trace;
     se_dir_opts dirs;
     se_answer_opts answer;
+    se_sign_opts sign;
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on

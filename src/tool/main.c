@@ -13,6 +13,7 @@
 #include "bundle/embedded.h"
 #include "render/trace_export.h"
 #include "bundle/manifest.h"
+#include "bundle/sign.h"
 #include "bundle/site_verify.h"
 #include "bundle/verify.h"
 #include "tool/cli.h"
@@ -152,14 +153,25 @@ static se_status cmd_verify(const se_verify_opts *o, se_err *err)
     struct stat sb;
     snprintf(run_manifest, sizeof run_manifest, "%s/%s", o->dir, SE_MANIFEST_NAME);
     snprintf(site_manifest, sizeof site_manifest, "%s/%s", o->dir, SE_SITE_MANIFEST);
-    if (lstat(run_manifest, &sb) != 0 && lstat(site_manifest, &sb) == 0) {
+    int is_site = lstat(run_manifest, &sb) != 0 && lstat(site_manifest, &sb) == 0;
+    if (is_site && o->trusted_key)
+        return se_fail(err, SE_ERR_USAGE, "verify: --trusted-key checks a run directory, and %s "
+                       "holds a site", o->dir);
+    if (is_site) {
         if (o->strict)
             return se_fail(err, SE_ERR_USAGE, "verify: %s is a site (it holds %s and no %s); "
                            "--strict applies to a run (the site's run/ keeps only some files): "
                            "run verify without it", o->dir, SE_SITE_MANIFEST, SE_MANIFEST_NAME);
         return se_site_verify(o->dir, stdout, err);
     }
-    return se_verify_run(o->dir, o->strict, stdout, err);
+    se_status st = se_verify_run(o->dir, o->strict, stdout, err);
+    if (o->trusted_key && (st == SE_OK || st == SE_ERR_VALIDATION)) {
+        se_err serr = {{0}};
+        se_status sig = se_signature_check_run(o->dir, o->trusted_key, stdout, &serr);
+        if (sig != SE_OK && (st == SE_OK || sig != SE_ERR_VALIDATION))
+            st = se_fail(err, sig, "%s", serr.msg);
+    }
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -206,6 +218,9 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_VERIFY:
         st = cmd_verify(&cli.verify, &err);
+        break;
+    case SE_CMD_SIGN:
+        st = se_sign_run(cli.sign.dir, cli.sign.key, stdout, &err);
         break;
     }
     if (st != SE_OK)
