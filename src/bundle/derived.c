@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 #include "bundle/peers.h"
 #include "bundle/samples.h"

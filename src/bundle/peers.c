@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 
 static const se_peer_info peer_table[SE_NPEERS] = {

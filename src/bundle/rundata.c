@@ -14,7 +14,7 @@
 
 #include "bundle/derived.h"
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/manifest.h"
 #include "bundle/paths.h"
 #include "bundle/summary.h"

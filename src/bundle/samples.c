@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 #include "model/strategy.h"
 

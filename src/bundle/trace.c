@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 #include "model/stats.h"
 #include "model/strategy.h"

@@ -16,7 +16,7 @@
 
 #include "bundle/derived.h"
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 #include "bundle/peers.h"
 #include "bundle/rundata.h"

@@ -26,6 +26,8 @@
 
 #include <jansson.h>
 
+#include "model/json.h"
+
 #include "model/strategy.h"
 
 /* Largest protocol file se_protocol_load reads. */
@@ -588,18 +590,12 @@ se_status se_protocol_parse(const char *text, size_t len, const char *name, se_p
 {
     memset(p, 0, sizeof *p);
     ctx c = {name ? name : "protocol", err};
-    json_error_t jerr;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        /* jansson quotes the file's bytes ("near '...'"): made printable. */
-        char shown[sizeof jerr.text * 4 + 8];
-        size_t o = 0;
-        for (const unsigned char *b = (const unsigned char *)jerr.text; *b && o + 5 < sizeof shown;
-             b++)
-            o += (size_t)snprintf(shown + o, sizeof shown - o, *b >= 0x20 && *b < 0x7f ? "%c"
-                                  : "\\x%02x", *b);
-        return se_fail(err, SE_ERR_USAGE, "%s:%d:%d: %s", c.name, jerr.line, jerr.column, shown);
-    }
+    /* The one JSON parser (duplicate keys refused, the file's bytes in its
+     * messages made printable); a protocol's syntax error is the user's. */
+    json_t *root = NULL;
+    se_err perr = {{0}};
+    if (se_json_parse(text, len, c.name, NULL, 0, NULL, &root, &perr) != SE_OK)
+        return se_fail(err, SE_ERR_USAGE, "%s", perr.msg);
     se_protocol q;
     memset(&q, 0, sizeof q);
     se_status st = parse_root(&c, root, &q);

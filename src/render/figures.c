@@ -19,7 +19,7 @@
 #include <jansson.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/manifest.h"
 #include "bundle/verify.h"
 #include "render/buf.h"

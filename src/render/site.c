@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/manifest.h"
 #include "bundle/paths.h"
 #include "bundle/rundata.h"

@@ -15,7 +15,7 @@
 #include "model/protocol.h"
 #include "model/strategy.h"
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 #include "bundle/trace.h"
 

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/manifest.h"
 #include "bundle/paths.h"
 

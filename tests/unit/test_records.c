@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bundle/json.h"
+#include "model/json.h"
 #include "bundle/paths.h"
 #include "bundle/records.h"
 #include "bundle/sha256.h"

@@ -1,12 +1,13 @@
 /*
  * json.h - the one JSON loader of the program: every JSON file of a run, a
- * protocol or a peers script is read through it. It refuses what is not a
+ * protocol or a peers script is parsed through it (the protocol parser in
+ * this layer too, which is why it lives in model/). It refuses what is not a
  * regular file (a FIFO, a device, a directory), files over a size bound,
  * duplicate keys, and a wrong "format"/"version"; its messages name the
  * file and the field, with bytes from the file made printable.
  */
-#ifndef SE_BUNDLE_JSON_H
-#define SE_BUNDLE_JSON_H
+#ifndef SE_MODEL_JSON_H
+#define SE_MODEL_JSON_H
 
 #include <stddef.h>
 

@@ -2,7 +2,7 @@
  * json.c - the one JSON loader (see json.h).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "bundle/json.h"
+#include "model/json.h"
 
 #include <errno.h>
 #include <fcntl.h>
