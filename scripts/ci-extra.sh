@@ -25,7 +25,13 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 asan_build() {
     local arch=()
-    [ -f build-asan/CMakeCache.txt ] || arch=(-DCMAKE_CUDA_ARCHITECTURES="$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:STRING=//p' build/CMakeCache.txt 2>/dev/null || echo 90)")
+    if [ ! -f build-asan/CMakeCache.txt ]; then
+        # The main build's architectures (the cache entry's type varies with
+        # how it was given), else Hopper.
+        local a
+        a=$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' build/CMakeCache.txt 2>/dev/null | head -n 1)
+        arch=(-DCMAKE_CUDA_ARCHITECTURES="${a:-90}")
+    fi
     cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DSE_SANITIZE=ON "${arch[@]}" >/dev/null &&
         cmake --build build-asan -j "$(nproc)" >build-asan.log 2>&1 && rm -f build-asan.log ||
         { tail -30 build-asan.log; return 1; }
