@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/json.h"
 #include "bundle/paths.h"
+#include "model/json.h"
 
 static const se_peer_info peer_table[SE_NPEERS] = {
     {"torch-eager", "x",
@@ -67,8 +67,12 @@ const char *se_peers_absent(const json_t *peers, char *buf, size_t size)
     const char *reason = json_string_value(json_object_get(peers, "reason"));
     if (!peers)
         snprintf(buf, size, "this run has no peers.json (it predates the PyTorch peers)");
-    else if (!status || strcmp(status, "ok") != 0)
-        snprintf(buf, size, "skipped: %s", reason ? reason : "no reason recorded");
+    else if (!status || strcmp(status, "ok") != 0) {
+        /* The reason is the run's text: made printable for the terminal. */
+        char shown[1024];
+        se_printable(reason ? reason : "no reason recorded", shown, sizeof shown);
+        snprintf(buf, size, "skipped: %s", shown);
+    }
     else
         return NULL;
     return buf;

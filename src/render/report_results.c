@@ -14,6 +14,7 @@
 
 #include "bundle/paths.h"
 #include "bundle/peers.h"
+#include "model/json.h"
 #include "model/strategy.h"
 
 static void scope_row(se_doc *d, const json_t *c, const char *scope)
@@ -235,7 +236,9 @@ void se_rep_peers(se_doc *d, const se_rundata *rd)
             snprintf(cells[7], SE_REP_CELL, "%.3f", se_json_num(s, "fraction_of_copy"));
             snprintf(cells[8], SE_REP_CELL, "%.3e", se_json_num(e, "max_rel_err"));
         } else {
-            snprintf(cells[4], SE_REP_CELL, "error: %.140s", se_json_str(e, "error", "?"));
+            char shown[600]; /* the run's text, made printable */
+            se_printable(se_json_str(e, "error", "?"), shown, sizeof shown);
+            snprintf(cells[4], SE_REP_CELL, "error: %.140s", shown);
             for (int k = 5; k < 9; k++)
                 snprintf(cells[k], SE_REP_CELL, "-");
         }

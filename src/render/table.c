@@ -10,6 +10,7 @@
 #include "bundle/verify.h"
 #include "bundle/peers.h"
 #include "model/strategy.h"
+#include "model/json.h"
 #include "render/answer_text.h"
 
 static int same_shape(const json_t *o, const json_t *other)
@@ -91,11 +92,14 @@ static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_cas
         const char *peer = se_json_str(e, "peer", "?");
         char vs[32];
         vs_text(vs, sizeof vs, derived_entry(dshape, "peers", "peer", peer), dshape, peer);
-        if (strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0)
+        if (strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0) {
             print_row(out, shape, peer, json_object_get(e, "summary"),
                       status[0] == 'f' ? "FAILED" : vs);
-        else
-            fprintf(out, "%-12s %-17s error: %.90s\n", shape, peer, se_json_str(e, "error", "?"));
+        } else {
+            char shown[400]; /* the run's text, made printable for the terminal */
+            se_printable(se_json_str(e, "error", "?"), shown, sizeof shown);
+            fprintf(out, "%-12s %-17s error: %.90s\n", shape, peer, shown);
+        }
     }
 }
 

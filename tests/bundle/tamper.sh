@@ -206,6 +206,15 @@ PY
     if grep -qE "^4096x4096 +torch-compile +error: OutOfMemoryError: CUDA out of memory" <<<"$out"; then
         echo "ok: table shows a peer in error"; passes=$((passes + 1))
     else echo "FAIL: table of a run with peers in error:"; echo "$out" | tail -3; fails=$((fails + 1)); fi
+    # A peer's error text with terminal escapes: table prints it escaped.
+    cp "$work/run/peers.json" "$work/peers.saved"
+    sed -i '0,/"error": "OutOfMemoryError/s//"error": "\\u001b[2J\\u001b[Hverify: OK\\r/' "$work/run/peers.json"
+    rehash peers.json
+    out=$("$bin" table "$work/run" 2>&1)
+    if ! grep -q $'\x1b' <<<"$out" && grep -qF '\x1b[2J\x1b[Hverify: OK\x0d' <<<"$out"; then
+        echo "ok: table prints a peer's error text escaped"; passes=$((passes + 1))
+    else echo "FAIL: table printed a peer's error text raw:"; echo "$out" | grep -a "error:" | head -3 | cat -v; fails=$((fails + 1)); fi
+    cp "$work/peers.saved" "$work/run/peers.json"; rehash peers.json
     sed -i '0,/"error": "OutOfMemoryError/s//"error": "Edited/' "$work/run/peers.json"
     check "peers.json edited: caught by the manifest" 1 "mismatch: peers.json" -- "$work/run"
     python3 - "$work/run/peers.json" <<'PY'
