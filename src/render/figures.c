@@ -37,8 +37,6 @@
 
 typedef struct out_paths {
     char out[PATH_MAX];    /* OUT_DIR without trailing slashes */
-    char parent[PATH_MAX]; /* its parent directory */
-    char base[NAME_MAX + 1];
 } out_paths;
 
 static se_status verify_first(const char *run_dir, FILE *out, se_err *err)
@@ -49,7 +47,8 @@ static se_status verify_first(const char *run_dir, FILE *out, se_err *err)
     return st;
 }
 
-/* Splits OUT_DIR into parent and base name, without trailing slashes. */
+/* OUT_DIR without trailing slashes, checked to name a directory (its parent
+ * and the temporary folder beside it are se_publish_begin's). */
 static se_status split_out(const char *out_dir, out_paths *o, se_err *err)
 {
     size_t len = strlen(out_dir);
@@ -65,13 +64,6 @@ static se_status split_out(const char *out_dir, out_paths *o, se_err *err)
         return se_fail(err, SE_ERR_USAGE,
                        "figures: OUT_DIR '%s' must name a directory (not '/', '.' or '..', and a name "
                        "of at most %d bytes)", out_dir, NAME_MAX - 24);
-    memcpy(o->base, base, strlen(base) + 1);
-    if (!slash)
-        snprintf(o->parent, sizeof o->parent, ".");
-    else if (slash == o->out)
-        snprintf(o->parent, sizeof o->parent, "/");
-    else
-        snprintf(o->parent, sizeof o->parent, "%.*s", (int)(slash - o->out), o->out);
     return SE_OK;
 }
 
