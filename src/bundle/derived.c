@@ -220,7 +220,7 @@ se_status se_derived_add_dir(const se_protocol *p, const char *dir, json_t *summ
                                 &validation, err);
     se_path_join(dir, SE_PEERS_FILE, path, sizeof path);
     if (st == SE_OK && access(path, F_OK) == 0) /* a run without peers.json has no peers */
-        st = se_json_load(path, SE_PEERS_FILE, SE_PEERS_FORMAT, 1, NULL, &peers, err);
+        st = se_json_load(path, SE_PEERS_FILE, SE_PEERS_FORMAT, SE_PEERS_VERSION, NULL, &peers, err);
     if (st == SE_OK)
         st = se_derived_add(p, summary, validation, peers, err);
     json_decref(validation);

@@ -18,7 +18,19 @@ static const se_peer_info peer_table[SE_NPEERS] = {
      "torch.compile (static shapes, full graph) of the torch-eager function"},
     {"torch-softmax", "xp",
      "torch.softmax(xp, -1) of the pre-scaled input xp = s * x cuDNN gets (no RMS scaling)"},
+    {"liger-softmax", "xp",
+     "Liger-Kernel's Triton softmax (LigerSoftmaxFunction) of the pre-scaled input xp"},
+    {"quack-softmax", "xp",
+     "Quack's CuTe DSL softmax (quack.softmax.softmax_fwd) of the pre-scaled input xp"},
+    {"flashinfer-softmax", "xp",
+     "FlashInfer's softmax (flashinfer.sampling.softmax) of the pre-scaled input xp"},
 };
+
+size_t se_peers_per_shape(const json_t *peers)
+{
+    json_int_t v = json_integer_value(json_object_get(peers, "version"));
+    return v == 1 ? 3 : v == 2 ? SE_NPEERS : 0;
+}
 
 const se_peer_info *se_peer_get(int peer)
 {
@@ -223,7 +235,15 @@ static void check_entry(checker *k, size_t i, const json_t *e, const se_case_id 
         complain(k, "peers.json: field 'peers[%zu].operand_sha256' (%s): not a SHA-256", i, c->id);
     const char *status = str_of(e, "status");
     counts->entries++;
-    if (strcmp(status, "error") == 0) {
+    if (strcmp(status, "skipped") == 0) {
+        counts->skipped++;
+        if (!*str_of(e, "reason"))
+            complain(k, "peers.json: field 'peers[%zu].reason' (%s): a skipped peer must say "
+                     "why", i, c->id);
+        if (json_object_get(e, "samples_file") || json_object_get(e, "summary"))
+            complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): a skipped peer has "
+                     "no samples", i, c->id);
+    } else if (strcmp(status, "error") == 0) {
         counts->errors++;
         if (!*str_of(e, "error"))
             complain(k, "peers.json: field 'peers[%zu].error' (%s): a peer in error must say "
@@ -237,8 +257,8 @@ static void check_entry(checker *k, size_t i, const json_t *e, const se_case_id 
         counts->recomputed++;
         check_ran(k, i, e, c, status);
     } else {
-        complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s'; expected ok, failed or "
-                 "error", i, c->id, status);
+        complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s'; expected ok, failed, "
+                 "error or skipped", i, c->id, status);
     }
 }
 
@@ -269,13 +289,17 @@ size_t se_peers_check(const json_t *j, const se_peers_env *env, se_peers_counts 
     if (json_number_value(json_object_get(tol, "atol")) != env->p->tol.atol ||
         json_number_value(json_object_get(tol, "rtol")) != env->p->tol.rtol)
         complain(&k, "peers.json: field 'tolerance': differs from protocol.json");
-    size_t want = env->p->n_shapes * SE_NPEERS;
+    size_t per = se_peers_per_shape(j), want = env->p->n_shapes * per;
+    if (!per) {
+        complain(&k, "peers.json: field 'version': expected 1 or 2");
+        return k.problems;
+    }
     if (json_array_size(list) != want)
         complain(&k, "peers.json: field 'peers': %zu entries, the protocol's %zu shapes imply %zu",
                  json_array_size(list), env->p->n_shapes, want);
     for (size_t i = 0; i < json_array_size(list) && i < want; i++) {
         se_case_id c;
-        se_peer_case(&env->p->shapes[i / SE_NPEERS], (int)(i % SE_NPEERS), &c);
+        se_peer_case(&env->p->shapes[i / per], (int)(i % per), &c);
         check_entry(&k, i, json_array_get(list, i), &c, counts);
     }
     return k.problems;

@@ -25,8 +25,12 @@
 /* se_case_id.strategy of a peer case: not a strategy, not the copy. */
 #define SE_CASE_PEER (-3)
 
-/* torch-eager, torch-compile, torch-softmax. */
-#define SE_NPEERS 3
+/* torch-eager, torch-compile, torch-softmax, then the fastest published
+ * softmax kernels: liger-softmax, quack-softmax, flashinfer-softmax. A
+ * version 1 peers.json (runs before the last three) lists the first three
+ * per shape; version 2 all of them (se_peers_per_shape). */
+#define SE_NPEERS 6
+#define SE_PEERS_VERSION 2
 
 typedef struct se_peer_info {
     const char *name;     /* "torch-eager" */
@@ -35,6 +39,10 @@ typedef struct se_peer_info {
 } se_peer_info;
 
 const se_peer_info *se_peer_get(int peer);
+
+/* Entries per shape in a peers.json: 3 for version 1, SE_NPEERS for version
+ * 2, 0 for anything else. */
+size_t se_peers_per_shape(const json_t *peers);
 
 /* The case of a peer on a shape: id "<rows>x<cols>.<peer>", samples file
  * samples/<id>.csv (se_samples_path), device scope only, strategy
@@ -68,7 +76,7 @@ typedef struct se_peers_env {
 } se_peers_env;
 
 typedef struct se_peers_counts {
-    size_t entries, ok, failed, errors, recomputed;
+    size_t entries, ok, failed, errors, skipped, recomputed;
 } se_peers_counts;
 
 /* Checks peers.json against the protocol, the manifest, the recorded input

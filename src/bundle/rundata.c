@@ -149,7 +149,7 @@ static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *e
     char path[4400];
     se_rundata_path(rd, SE_PEERS_FILE, path, sizeof path);
     if (st == SE_OK && access(path, F_OK) == 0) {
-        st = load_json(rd, SE_PEERS_FILE, SE_PEERS_FORMAT, 1, NULL, &rd->peers, &e);
+        st = load_json(rd, SE_PEERS_FILE, SE_PEERS_FORMAT, SE_PEERS_VERSION, NULL, &rd->peers, &e);
         if (st != SE_OK)
             st = failed(ld, SE_PEERS_FILE, st, &e);
     }

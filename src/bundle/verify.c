@@ -210,13 +210,14 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
             se_path_array_y(id, rel, sizeof rel);
             require_array(v, rel, &missing);
         }
-        for (int k = 0; k < SE_NPEERS; k++) {
-            const json_t *e1 = json_array_get(peers, i * SE_NPEERS + (size_t)k);
+        size_t per = se_peers_per_shape(peers);
+        for (size_t k = 0; k < per; k++) {
+            const json_t *e1 = json_array_get(peers, i * per + k);
             const char *st = json_string_value(json_object_get(e1, "status"));
             if (!st || (strcmp(st, "ok") != 0 && strcmp(st, "failed") != 0))
                 continue;
             se_case_id c;
-            se_peer_case(sh, k, &c);
+            se_peer_case(sh, (int)k, &c);
             se_path_array_y(c.id, rel, sizeof rel);
             require_array(v, rel, &missing);
         }
@@ -270,15 +271,15 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
         if (!want || strcmp(hex, want) != 0)
             verify_problem(v, "peers.json: field 'script_sha256': does not match %s", copy, "");
     }
-    /* Saved peer outputs: entry i is (shape i / SE_NPEERS, peer i % SE_NPEERS)
-     * of the protocol (se_peers_check reports an entry that is not). */
-    size_t i;
+    /* Saved peer outputs: entry i is (shape i / per, peer i % per) of the
+     * protocol (se_peers_check reports an entry that is not). */
+    size_t i, per = se_peers_per_shape(j);
     json_t *e;
     json_array_foreach(json_object_get(j, "peers"), i, e) {
-        if (i >= p->n_shapes * SE_NPEERS)
+        if (!per || i >= p->n_shapes * per)
             break;
         se_case_id c;
-        se_peer_case(&p->shapes[i / SE_NPEERS], (int)(i % SE_NPEERS), &c);
+        se_peer_case(&p->shapes[i / per], (int)(i % per), &c);
         const char *st = json_string_value(json_object_get(e, "status"));
         const char *cid = json_string_value(json_object_get(e, "case"));
         if (cid && strcmp(cid, c.id) == 0 && st &&
@@ -295,8 +296,9 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
         }
         else
             fprintf(v->out, "peers: %zu (peer, shape) cases: %zu pass, %zu fail validation, %zu "
-                    "errors; %zu summaries recomputed from their samples, %zu outputs from saved "
-                    "arrays: %s\n", n.entries, n.ok, n.failed, n.errors, n.recomputed, n_arrays,
+                    "errors, %zu skipped; %zu summaries recomputed from their samples, %zu outputs "
+                    "from saved arrays: %s\n", n.entries, n.ok, n.failed, n.errors, n.skipped,
+                    n.recomputed, n_arrays,
                     v->problems == before ? "all match" : "PROBLEMS");
     }
 }

@@ -69,7 +69,16 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_thread(const flo
         if (k < cols)
             mx = fmaxf(mx, v[k]);
     }
-    float s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
+    float s;
+    if (isinf(ss)) { /* the float sum overflowed: again in float64 (rowblock.cuh) */
+        double d = 0.0;
+#pragma unroll
+        for (int k = 0; k < SE_RB_THREAD_COLS; k++)
+            d = fma((double)v[k], (double)v[k], d);
+        s = (float)(1.0 / sqrt(d / (double)cols + eps));
+    } else {
+        s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
+    }
     float m = s * mx;
     float l = 0.0f;
 #pragma unroll

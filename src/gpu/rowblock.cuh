@@ -75,6 +75,34 @@ static __device__ __forceinline__ void se_row_reduce_f(float *sum, float *max, f
     *max = b;
 }
 
+/* A row whose float sum of squares overflowed (|x| above about 1.8e19, or
+ * many large values: the float sum is inf although every x is finite) is
+ * summed again in float64 from the values the kernel holds; only such rows
+ * pay for it (docs/INPUTS.md). Its partials cross blocks and clusters as
+ * floats scaled by 2^-160: a float64 sum of at most 2^31 squares of floats
+ * (each below 1.2e77) then stays below FLT_MAX, and a sum that overflowed
+ * in float (above 3.4e38) stays far above float's smallest normal. */
+#define SE_RB_SS_SHIFT 160
+
+/* The block's sum of its threads' float64 partials d, scaled by 2^-160 and
+ * summed as floats; every thread gets it. Ends with a barrier, so it may be
+ * called again for the next row. Uniform branch: every thread calls it. */
+static __device__ __noinline__ float se_rb_block_sum_scaled(double d)
+{
+    __shared__ float red_a[SE_ROW_WARPS], red_b[SE_ROW_WARPS];
+    float sc = (float)ldexp(d, -SE_RB_SS_SHIFT), unused = -INFINITY;
+    se_row_reduce_f(&sc, &unused, red_a, red_b);
+    __syncthreads();
+    return sc;
+}
+
+/* s = 1 / sqrt(mean x^2 + eps) from a row's scaled sum of squares. */
+static __device__ __forceinline__ float se_rb_scale_from_scaled(float sc, int64_t cols,
+                                                                double eps)
+{
+    return (float)(1.0 / sqrt(ldexp((double)sc, SE_RB_SS_SHIFT) / (double)cols + eps));
+}
+
 /* rowblock_block.cu: the register-resident kernel for rows of `cols`
  * columns (see there), NULL if the row is too long for every one. */
 typedef void (*se_rb_fn)(const float *, float *, int, double, int, se_trace_buf);

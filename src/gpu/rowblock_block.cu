@@ -148,9 +148,35 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
         cluster.sync();
         se_cluster_combine(cluster, &part_ss, &part_mx, &ss, &mx);
     }
-    /* rsqrtf and a reciprocal: a few instructions, not float64 division
-     * and square root on a short row's critical path. */
-    float s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)row_cols), (float)eps));
+    float s;
+    if (isinf(ss)) { /* uniform: every CTA of the cluster combined the same partials */
+        double d = 0.0;
+#pragma unroll
+        for (int k = 0; k < vals; k++)
+            d = fma((double)v[k], (double)v[k], d); /* invalid elements are 0 */
+        if (spill)
+            for (int i = r4 + threadIdx.x; i < n4; i += nt) {
+                float4 a = spill[i - r4];
+                d = fma((double)a.x, (double)a.x, d);
+                d = fma((double)a.y, (double)a.y, d);
+                d = fma((double)a.z, (double)a.z, d);
+                d = fma((double)a.w, (double)a.w, d);
+            }
+        float sc = se_rb_block_sum_scaled(d);
+        if (clustered) {
+            cg::cluster_group cluster = cg::this_cluster();
+            cluster.sync(); /* every CTA has read part_ss */
+            if (threadIdx.x == 0)
+                part_ss = sc;
+            cluster.sync();
+            se_cluster_combine(cluster, &part_ss, NULL, &sc, NULL);
+        }
+        s = se_rb_scale_from_scaled(sc, row_cols, eps);
+    } else {
+        /* rsqrtf and a reciprocal: a few instructions, not float64 division
+         * and square root on a short row's critical path. */
+        s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)row_cols), (float)eps));
+    }
     float m = s * mx;
     float unused = -INFINITY;
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;

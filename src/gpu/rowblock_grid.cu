@@ -98,9 +98,9 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int nw = (int)(blockDim.x >> 5), pw = min(nw, (parts + 31) / 32);
     if (threadIdx.x == 0) {
-        se_st_relaxed_u64(row_slots + 3 * p + w, t | __float_as_uint(*a));
+        se_st_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * p + w, t | __float_as_uint(*a));
         if (two)
-            se_st_relaxed_u64(row_slots + 3 * p + w + 1, t | __float_as_uint(*b));
+            se_st_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * p + w + 1, t | __float_as_uint(*b));
     }
     if (warp < pw) {
         double sum = 0.0;
@@ -108,8 +108,8 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
         for (int r = warp * 32 + lane; r < parts; r += pw * 32) {
             unsigned long long va, vb;
             do {
-                va = se_ld_relaxed_u64(row_slots + 3 * r + w);
-                vb = two ? se_ld_relaxed_u64(row_slots + 3 * r + w + 1) : t;
+                va = se_ld_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * r + w);
+                vb = two ? se_ld_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * r + w + 1) : t;
             } while ((unsigned)(va >> 32) != tag || (unsigned)(vb >> 32) != tag);
             sum += (double)__uint_as_float((unsigned)va);
             mx = fmaxf(mx, __uint_as_float((unsigned)vb));
@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     const int r4 = SE_RB_VALS / 4 * nt;               /* float4 chunks in registers */
     const int h4 = min(n4, r4 + smem4);               /* ... and in shared memory */
     const int hs = h4 - r4;                           /* se_rb_held[j] is x4[r4 + j] */
-    unsigned long long *row_slots = sc.slot + 3 * row * parts;
+    unsigned long long *row_slots = sc.slot + SE_RB_SLOT_WORDS * row * parts;
 
     for (int j = tid; j < hs; j += nt) /* each thread reads back only its own copies */
         se_cp_async16(&se_rb_held[j], x4 + r4 + j);
@@ -210,7 +210,33 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
 
     /* float64 once per block, off any short row's critical path: the
      * error of s is then the sums' alone (docs/TOLERANCES.md). */
-    float s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
+    float s;
+    if (isinf(ss)) { /* uniform over the row's CTAs: again in float64 (rowblock.cuh) */
+        double d = 0.0;
+#pragma unroll
+        for (int k = 0; k < SE_RB_VALS; k++)
+            d = fma((double)v[k], (double)v[k], d); /* invalid elements are 0 */
+        for (int i = h4 + tid; i < n4; i += nt) {
+            float4 a = x4[i];
+            d = fma((double)a.x, (double)a.x, d);
+            d = fma((double)a.y, (double)a.y, d);
+            d = fma((double)a.z, (double)a.z, d);
+            d = fma((double)a.w, (double)a.w, d);
+        }
+        for (int j = tid; j < hs; j += nt) { /* still x: the exponentials come later */
+            float4 a = se_rb_held[j];
+            d = fma((double)a.x, (double)a.x, d);
+            d = fma((double)a.y, (double)a.y, d);
+            d = fma((double)a.z, (double)a.z, d);
+            d = fma((double)a.w, (double)a.w, d);
+        }
+        float sc = se_rb_block_sum_scaled(d), unused_o = -INFINITY;
+        /* word 3 of each CTA's slots, only ever written here */
+        se_rb_grid_combine(row_slots, p, parts, 3, 0, 2 * gen + 1, &sc, &unused_o, cs2, cm2);
+        s = se_rb_scale_from_scaled(sc, cols, eps);
+    } else {
+        s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
+    }
     float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(__fmul_rn(s, mx), SE_RB_LOG2E);
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
 #pragma unroll

@@ -209,7 +209,47 @@ static __device__ __forceinline__ float se_tile_ld1(const float *x, se_tile_cach
     return i < c.n ? c.at[i] : x[i];
 }
 
-/* Phase A: sum of squares and max of one tile, by the whole block. */
+/* A tile's sum of squares in float64, by the whole block, in a fixed order
+ * (each thread its own elements, then the warps' butterflies, then the
+ * warps in order): phase A's path for a tile whose float sum overflowed.
+ * A square of a finite float is exact in float64 and at most 1.2e77, so
+ * this sum cannot overflow; only inputs that reach it pay for it
+ * (docs/INPUTS.md). Uniform branch: every thread of the block calls it. */
+static __device__ __noinline__ double se_tile_ss_f64(const float *xt, unsigned len, int vec4,
+                                                     se_tile_cache c)
+{
+    __shared__ double red_d[SE_TILE_WARPS];
+    double d = 0.0;
+    if (vec4) {
+        const float4 *x4 = (const float4 *)xt;
+        for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
+            float4 v = se_tile_ld4(x4, c, i);
+            d = fma((double)v.x, (double)v.x, d);
+            d = fma((double)v.y, (double)v.y, d);
+            d = fma((double)v.z, (double)v.z, d);
+            d = fma((double)v.w, (double)v.w, d);
+        }
+    } else {
+        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
+            float v = se_tile_ld1(xt, c, i);
+            d = fma((double)v, (double)v, d);
+        }
+    }
+    d = se_warp_sum_d(d);
+    if ((threadIdx.x & 31) == 0)
+        red_d[threadIdx.x >> 5] = d;
+    __syncthreads();
+    d = 0.0;
+    for (int w = 0; w < SE_TILE_WARPS; w++)
+        d += red_d[w];
+    __syncthreads(); /* red_d may be reused at once */
+    return d;
+}
+
+/* Phase A: sum of squares and max of one tile, by the whole block. The sum
+ * is float (partials in float64 once per tile); where it overflows, the
+ * tile is summed again in float64 (se_tile_ss_f64), so every finite input
+ * gives a finite, right scale. */
 static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t row,
                                                  int64_t tile, float *red, se_tile_cache c)
 {
@@ -235,9 +275,12 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
         }
     }
     se_block_sum_max(&ss, &mx, red);
+    double ssd = (double)ss;
+    if (isinf(ss)) /* the float sum overflowed (|x| above ~1.8e19): same block, same answer */
+        ssd = se_tile_ss_f64(xt, len, p->vec4, c);
     if (threadIdx.x == 0) {
         int64_t k = row * p->tiles_per_row + tile;
-        p->part_ss[k] = ss;
+        p->part_ss[k] = ssd;
         p->part_max[k] = mx;
     }
 }
@@ -368,7 +411,7 @@ static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t
     double ss = 0.0;
     float mx = -INFINITY;
     for (int64_t t = lane; t < p->tiles_per_row; t += 32) {
-        ss += (double)__ldcg(p->part_ss + base + t);
+        ss += __ldcg(p->part_ss + base + t);
         mx = fmaxf(mx, __ldcg(p->part_max + base + t));
     }
     ss = se_warp_sum_d(ss);

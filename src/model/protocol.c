@@ -409,7 +409,7 @@ static se_status parse_workload(const ctx *c, const json_t *root, se_protocol *p
     if (st == SE_OK)
         st = get_seed(c, in, ipath, "seed", &p->seed);
     if (st == SE_OK)
-        st = get_real(c, in, ipath, "scale", 1e-3, 1e3, UPPER_CLOSED, &p->scale);
+        st = get_real(c, in, ipath, "scale", SE_SCALE_MIN, SE_SCALE_MAX, UPPER_CLOSED, &p->scale);
     if (st == SE_OK)
         st = get_fixed_string(c, in, ipath, "outliers", "outliers.h");
     if (st == SE_OK)

@@ -18,6 +18,14 @@
 #include "model/tolerance.h"
 #include "model/workload.h"
 
+/* The input's scale (standard deviation), as the protocol and --scale accept
+ * it: every finite fp32 input is in range (docs/INPUTS.md). At the top the
+ * largest planted outlier, 256 times the scale, stays below FLT_MAX and sums
+ * of squares overflow fp32 on every shape; at the bottom every square
+ * underflows and eps decides the scale. */
+#define SE_SCALE_MIN 1e-30
+#define SE_SCALE_MAX 1e36
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -237,8 +237,9 @@ void se_rep_peers(se_doc *d, const se_rundata *rd)
             snprintf(cells[8], SE_REP_CELL, "%.3e", se_json_num(e, "max_rel_err"));
         } else {
             char shown[600]; /* the run's text, made printable */
-            se_printable(se_json_str(e, "error", "?"), shown, sizeof shown);
-            snprintf(cells[4], SE_REP_CELL, "error: %.140s", shown);
+            int skipped = strcmp(se_json_str(e, "status", "?"), "skipped") == 0;
+            se_printable(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
+            snprintf(cells[4], SE_REP_CELL, "%s: %.140s", skipped ? "skipped" : "error", shown);
             for (int k = 5; k < 9; k++)
                 snprintf(cells[k], SE_REP_CELL, "-");
         }

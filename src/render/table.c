@@ -97,8 +97,10 @@ static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_cas
                       status[0] == 'f' ? "FAILED" : vs);
         } else {
             char shown[400]; /* the run's text, made printable for the terminal */
-            se_printable(se_json_str(e, "error", "?"), shown, sizeof shown);
-            fprintf(out, "%-12s %-17s error: %.90s\n", shape, peer, shown);
+            int skipped = strcmp(status, "skipped") == 0;
+            se_printable(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
+            fprintf(out, "%-12s %-17s %s: %.90s\n", shape, peer, skipped ? "skipped" : "error",
+                    shown);
         }
     }
 }
@@ -111,19 +113,23 @@ static void print_peers_line(FILE *out, const se_rundata *rd)
         fprintf(out, "peers: %s; vs_best_peer counts cuDNN only\n", why);
         return;
     }
-    size_t i, ok = 0, failed = 0, errors = 0;
+    size_t i, ok = 0, failed = 0, errors = 0, skipped = 0;
     json_t *e;
     json_array_foreach(json_object_get(pj, "peers"), i, e) {
         const char *s = se_json_str(e, "status", "");
         ok += strcmp(s, "ok") == 0;
         failed += strcmp(s, "failed") == 0;
-        errors += strcmp(s, "ok") != 0 && strcmp(s, "failed") != 0;
+        skipped += strcmp(s, "skipped") == 0;
+        errors += strcmp(s, "ok") != 0 && strcmp(s, "failed") != 0 && strcmp(s, "skipped") != 0;
     }
     const json_t *env = json_object_get(pj, "environment");
+    char skip_text[48] = "";
+    if (skipped)
+        snprintf(skip_text, sizeof skip_text, ", %zu skipped", skipped);
     fprintf(out, "peers: torch %s on %s (%s): %zu of %zu (peer, shape) cases passed validation, "
-            "%zu failed, %zu errors\n", se_json_str(env, "torch_version", "?"),
+            "%zu failed, %zu errors%s\n", se_json_str(env, "torch_version", "?"),
             se_json_str(env, "device_name", "?"), se_json_str(pj, "script", "?"), ok,
-            json_array_size(json_object_get(pj, "peers")), failed, errors);
+            json_array_size(json_object_get(pj, "peers")), failed, errors, skip_text);
 }
 
 /* Per shape, last: our fastest (validated) strategy, its fraction of the

@@ -37,7 +37,9 @@ extern char **environ;
 #define INPUTS_FORMAT "softmax-evidence-peers-inputs"
 #define EXIT_NO_TORCH 3
 
-enum { PEER_ERROR = 0, PEER_OK, PEER_FAILED };
+/* PEER_SKIPPED: the script could not run the peer here (its package is
+ * missing, or does not support the GPU), saying why in `error`. */
+enum { PEER_ERROR = 0, PEER_OK, PEER_FAILED, PEER_SKIPPED };
 
 typedef struct peer_result {
     int state;
@@ -358,9 +360,11 @@ static void take_peer(se_peers_run *pr, size_t si, int k, const json_t *results)
     snprintf(want, sizeof want, "%s.%s.y.f32", id, name);
     if (!r) {
         snprintf(pe->error, sizeof pe->error, "missing from peers-results.json");
-    } else if (status && strcmp(status, "error") == 0) {
+    } else if (status && (strcmp(status, "error") == 0 || strcmp(status, "skipped") == 0)) {
         const char *e = json_string_value(json_object_get(r, "error"));
         snprintf(pe->error, sizeof pe->error, "%s", e && *e ? e : "the script gave no reason");
+        if (status[0] == 's')
+            pe->state = PEER_SKIPPED;
     } else if (!status || strcmp(status, "ok") != 0) {
         snprintf(pe->error, sizeof pe->error, "peers-results.json: status '%s'",
                  status ? status : "(none)");
@@ -379,7 +383,7 @@ static void take_peer(se_peers_run *pr, size_t si, int k, const json_t *results)
         }
         pe->state = PEER_OK;
     }
-    if (pe->state == PEER_ERROR)
+    if (pe->state == PEER_ERROR || pe->state == PEER_SKIPPED)
         se_sample_set_free(&pe->samples);
 }
 
@@ -466,7 +470,7 @@ static void take_results(se_peers_run *pr, const char *out)
     }
     static const char *const keys[] = {"torch_version", "torch_cuda_version", "triton_version",
                                        "python_version", "device_name", "device_capability",
-                                       "sleep_calibration", "timing"};
+                                       "sleep_calibration", "timing", "peer_packages"};
     pr->environment = json_object();
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         json_t *v = json_object_get(j, keys[i]);
@@ -555,11 +559,14 @@ static se_status entry_json(const se_peers_run *pr, size_t si, int k, const json
     json_object_set_new(o, "input", json_string(info->input));
     json_object_set_new(o, "input_sha256", json_string(hx));
     json_object_set_new(o, "operand_sha256", json_string(hop));
-    json_object_set_new(o, "status", json_string(pe->state == PEER_OK ? "ok" :
-                                                 pe->state == PEER_FAILED ? "failed" : "error"));
+    json_object_set_new(o, "status", json_string(pe->state == PEER_OK       ? "ok"
+                                                 : pe->state == PEER_FAILED ? "failed"
+                                                 : pe->state == PEER_SKIPPED ? "skipped"
+                                                                             : "error"));
     *out = o;
-    if (pe->state == PEER_ERROR) {
-        json_object_set_new(o, "error", json_string(pe->error));
+    if (pe->state == PEER_ERROR || pe->state == PEER_SKIPPED) {
+        json_object_set_new(o, pe->state == PEER_SKIPPED ? "reason" : "error",
+                            json_string(pe->error));
         return SE_OK;
     }
     se_compare_json_set(o, &pe->cmp);
@@ -582,7 +589,7 @@ se_status se_peers_json(const se_peers_run *pr, const json_t *summary, json_t **
     int ok = se_peers_active(pr);
     json_t *j = json_object(), *list = json_array();
     json_object_set_new(j, "format", json_string(SE_PEERS_FORMAT));
-    json_object_set_new(j, "version", json_integer(1));
+    json_object_set_new(j, "version", json_integer(SE_PEERS_VERSION));
     json_object_set_new(j, "status", json_string(ok ? "ok" : "skipped"));
     json_object_set_new(j, "reason", ok ? json_null() : json_string(pr->reason));
     json_object_set_new(j, "script", json_string(pr->o.script ? pr->o.script : ""));

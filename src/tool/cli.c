@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/protocol.h"
 #include "model/strategy.h"
 
 enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
@@ -35,7 +36,7 @@ static const opt_def run_opts[] = {
                               "                         this and the options below override the protocol"},
     {O_TILE, "--tile", 1, "columns per tile T (default 4096)"},
     {O_SEED, "--seed", 1, "cuRAND seed of the input (default 20261130)"},
-    {O_SCALE, "--scale", 1, "standard deviation of the normal input (default 16)"},
+    {O_SCALE, "--scale", 1, "standard deviation of the normal input, 1e-30 to\n                         1e36 (default 16)"},
     {O_EPS, "--eps", 1, "epsilon inside the RMS (default 1e-6)"},
     {O_STRATEGIES, "--strategies", 1, "all, or a comma-separated list of the strategies\n"
                                       "                         below"},
@@ -170,7 +171,7 @@ static se_status set_opt(se_run_opts *o, const opt_def *d, const char *v, const 
         st = se_parse_i64(v, 0, INT64_MAX, "--seed", &i, err);
         o->seed = (uint64_t)i;
         break;
-    case O_SCALE: st = se_parse_f64(v, 1e-3, 1e3, "--scale", &o->scale, err); break;
+    case O_SCALE: st = se_parse_f64(v, SE_SCALE_MIN, SE_SCALE_MAX, "--scale", &o->scale, err); break;
     case O_EPS: st = se_parse_f64(v, 0.0, 1.0, "--eps", &o->eps, err); break;
     case O_STRATEGIES: st = se_strategy_parse_list(v, &o->strategies, err); break;
     case O_BLOCKS: st = se_parse_i64(v, 1, 1 << 20, "--blocks", &o->blocks, err); break;

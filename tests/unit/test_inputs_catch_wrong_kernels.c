@@ -30,8 +30,13 @@ enum mutant {
     M_UNSCALED_MAX,     /* subtracts max x instead of s * max x */
     M_NO_MAX,           /* subtracts nothing */
     M_SUM_NOT_MEAN,     /* s from the sum of squares, not the mean */
-    M_DROP_PARTIAL_TILE /* skips the partial last tile everywhere */
+    M_DROP_PARTIAL_TILE, /* skips the partial last tile everywhere */
+    M_UNGUARDED_SUMSQ    /* keeps a tile's float sum of squares even where it overflowed */
 };
+
+/* The input's scale (standard deviation); the tests of huge and tiny inputs
+ * change it. */
+static double g_scale = SE_DEFAULT_SCALE;
 
 /* xorshift64* and Box-Muller: normal values for the test's input. */
 static uint64_t rng_next(uint64_t *s)
@@ -54,12 +59,12 @@ static float *make_input(int64_t rows, int64_t cols, uint64_t seed)
     uint64_t s = seed | 1;
     for (int64_t i = 0; i < rows * cols; i++) {
         double u1 = rng_uniform(&s), u2 = rng_uniform(&s);
-        x[i] = (float)(SE_DEFAULT_SCALE * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+        x[i] = (float)(g_scale * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
     }
     for (int64_t r = 0; r < rows; r++)
         for (int k = 0; k < SE_OUTLIERS; k++)
             x[r * cols + se_outlier_col(seed, r, k, cols)] =
-                (float)SE_DEFAULT_SCALE * se_outlier_factor(r, k);
+                (float)g_scale * se_outlier_factor(r, k);
     return x;
 }
 
@@ -84,7 +89,14 @@ static void tiled_f32(const float *x, int64_t rows, int64_t cols, int64_t tile, 
                 pss = fmaf(xr[c], xr[c], pss);
                 mx = fmaxf(mx, xr[c]);
             }
-            ss += pss;
+            if (isinf(pss) && m != M_UNGUARDED_SUMSQ) { /* as se_tile_ss_f64 */
+                double d = 0.0;
+                for (int64_t c = t * tile; c < cols && c < (t + 1) * tile; c++)
+                    d = fma((double)xr[c], (double)xr[c], d);
+                ss += d;
+            } else {
+                ss += pss;
+            }
         }
         double mean = m == M_SUM_NOT_MEAN ? ss : ss / (double)cols;
         float s = m == M_NO_SCALE ? 1.0f : (float)(1.0 / sqrt(mean + eps));
@@ -156,7 +168,7 @@ static void test_skipping_the_max_overflows_on_the_long_spike_row(void **state)
 {
     (void)state;
     assert_false(passes(2, 100003, 4096, M_NO_MAX));
-    assert_false(passes(1, 32768, 4096, M_NO_MAX));
+    assert_false(passes(2, 32768, 4096, M_NO_MAX));
 }
 
 static void test_skipping_the_max_is_harmless_where_overflow_is_impossible(void **state)
@@ -173,6 +185,31 @@ static void test_dropping_the_partial_last_tile_fails(void **state)
     assert_false(passes(2, 100003, 4096, M_DROP_PARTIAL_TILE));
 }
 
+/* docs/INPUTS.md: every finite input. A scale of 1e30 puts |x| far above
+ * 1.8e19, where a float sum of squares overflows; 1e36 puts the largest
+ * outlier (256 times the scale) near FLT_MAX; 1e-30 makes every square
+ * underflow, so eps decides the scale. The guarded sum (the kernels'
+ * float64 path for an overflowed tile) passes on all of them; keeping the
+ * overflowed float sum fails. */
+static void test_huge_inputs_need_the_float64_path_and_pass_with_it(void **state)
+{
+    (void)state;
+    static const double scales[] = {1e30, 1e36};
+    for (int i = 0; i < 2; i++) {
+        g_scale = scales[i];
+        assert_true(passes(3, 4097, 4096, M_NONE));
+        assert_true(passes(2, 100003, 4096, M_NONE));
+        assert_true(passes(1, 7, 4096, M_NONE));
+        assert_false(passes(3, 4097, 4096, M_UNGUARDED_SUMSQ));
+        assert_false(passes(1, 7, 4096, M_UNGUARDED_SUMSQ));
+    }
+    g_scale = 1e-30;
+    assert_true(passes(3, 4097, 4096, M_NONE));
+    assert_true(passes(1, 7, 4096, M_NONE));
+    g_scale = SE_DEFAULT_SCALE;
+    assert_true(passes(3, 4097, 4096, M_UNGUARDED_SUMSQ)); /* no overflow: the same sums */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_skipping_the_max_overflows_on_the_long_spike_row),
         cmocka_unit_test(test_skipping_the_max_is_harmless_where_overflow_is_impossible),
         cmocka_unit_test(test_dropping_the_partial_last_tile_fails),
+        cmocka_unit_test(test_huge_inputs_need_the_float64_path_and_pass_with_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

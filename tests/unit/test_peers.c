@@ -289,6 +289,15 @@ static void test_fake_torch_run_verifies_and_edits_are_caught(void **state)
     assert_int_equal(json_array_size(json_object_get(pj, "peers")), 2 * SE_NPEERS);
     for (size_t i = 0; i < 2 * SE_NPEERS; i++) {
         const json_t *e = entry(pj, i);
+        if (i % SE_NPEERS == SE_NPEERS - 1) {
+            /* flashinfer is not beside the fake torch: skipped, saying why */
+            assert_string_equal(json_string_value(json_object_get(e, "peer")), "flashinfer-softmax");
+            assert_string_equal(json_string_value(json_object_get(e, "status")), "skipped");
+            assert_non_null(strstr(json_string_value(json_object_get(e, "reason")),
+                                   "flashinfer.sampling cannot be imported"));
+            assert_null(json_object_get(e, "samples_file"));
+            continue;
+        }
         assert_string_equal(json_string_value(json_object_get(e, "status")), "ok");
         assert_true(json_is_true(json_object_get(e, "pass")));
         assert_int_equal(json_integer_value(json_object_get(json_object_get(e, "summary"), "n")), 6);
@@ -298,7 +307,9 @@ static void test_fake_torch_run_verifies_and_edits_are_caught(void **state)
         assert_int_equal(access(path, R_OK), 0);
     }
     assert_string_equal(json_string_value(json_object_get(entry(pj, 0), "case")), "3x7.torch-eager");
-    assert_string_equal(json_string_value(json_object_get(entry(pj, 5), "case")), "2x5.torch-softmax");
+    assert_string_equal(json_string_value(json_object_get(entry(pj, 4), "case")), "3x7.quack-softmax");
+    assert_string_equal(json_string_value(json_object_get(entry(pj, 8), "case")), "2x5.torch-softmax");
+    assert_string_equal(json_string_value(json_object_get(entry(pj, 9), "case")), "2x5.liger-softmax");
     /* The samples continue the run's sequence numbers. */
     char path[4400];
     se_rundir_path(&f->rd, "samples/3x7.torch-eager.csv", path, sizeof path);
@@ -330,13 +341,28 @@ static void test_fake_torch_run_verifies_and_edits_are_caught(void **state)
     json_decref(t);
 
     t = json_deep_copy(pj);
-    json_object_set_new(entry(t, 3), "input_sha256", json_string("00"));
-    assert_problem(f, t, "field 'peers[3].input_sha256' (2x5.torch-eager)");
+    json_object_set_new(entry(t, SE_NPEERS), "input_sha256", json_string("00"));
+    assert_problem(f, t, "field 'peers[6].input_sha256' (2x5.torch-eager)");
     json_decref(t);
 
     t = json_deep_copy(pj);
     json_array_remove(json_object_get(t, "peers"), 4);
-    assert_problem(f, t, "field 'peers': 5 entries, the protocol's 2 shapes imply 6");
+    assert_problem(f, t, "field 'peers': 11 entries, the protocol's 2 shapes imply 12");
+    json_decref(t);
+
+    t = json_deep_copy(pj);
+    json_object_set_new(entry(t, 5), "reason", json_string(""));
+    assert_problem(f, t, "field 'peers[5].reason' (3x7.flashinfer-softmax): a skipped peer must say why");
+    json_decref(t);
+
+    t = json_deep_copy(pj);
+    json_object_set_new(entry(t, 5), "samples_file", json_string("samples/3x7.flashinfer-softmax.csv"));
+    assert_problem(f, t, "field 'peers[5].samples_file' (3x7.flashinfer-softmax): a skipped peer has no samples");
+    json_decref(t);
+
+    t = json_deep_copy(pj);
+    json_object_set_new(t, "version", json_integer(1)); /* 3 entries a shape, not 6 */
+    assert_problem(f, t, "field 'peers': 12 entries, the protocol's 2 shapes imply 6");
     json_decref(t);
 
     t = json_deep_copy(pj);
@@ -406,7 +432,7 @@ static void test_out_of_memory_for_the_inputs_errors_every_peer_of_the_shape(voi
         skip();
     setenv("FAKE_TORCH_OOM_COLS", "5", 1);
     fake_run(f, NULL);
-    for (size_t i = 3; i < 6; i++) {
+    for (size_t i = SE_NPEERS; i < 2 * SE_NPEERS; i++) {
         const json_t *e = entry(f->peers, i);
         assert_string_equal(json_string_value(json_object_get(e, "status")), "error");
         assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "OutOfMemoryError"));

@@ -6,6 +6,8 @@ the host clock. Knobs, by environment variable:
   FAKE_TORCH_COMPILE_FAILS=1  a torch.compile'd function raises on its first call
   FAKE_TORCH_WRONG_SOFTMAX=1  torch.softmax of an input read from a file is off by 1%
   FAKE_TORCH_OOM_COLS=N       moving a tensor of N columns to "cuda" raises OutOfMemoryError
+Beside it, liger_kernel and quack stand in for those peers' packages (their
+softmax is this torch's); flashinfer is absent, so its peer is skipped.
 """
 import ctypes
 import math
@@ -111,6 +113,14 @@ def compile(fn, dynamic=None, fullgraph=False):
 
 
 _dynamo = types.SimpleNamespace(reset=lambda: None)
+
+
+class no_grad:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 class Event:

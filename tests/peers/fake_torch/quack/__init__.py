@@ -1,0 +1,1 @@
+"""A stand-in for Quack (tests/peers): its softmax is the fake torch's."""
