@@ -71,10 +71,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_thread(const flo
     }
     float s;
     if (isinf(ss)) { /* the float sum overflowed: again in float64 (rowblock.cuh) */
-        double d = 0.0;
-#pragma unroll
-        for (int k = 0; k < SE_RB_THREAD_COLS; k++)
-            d = fma((double)v[k], (double)v[k], d);
+        double d = se_rb_thread_ss_f64(xr, 0, cols, 1, 0);
         s = (float)(1.0 / sqrt(d / (double)cols + eps));
     } else {
         s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));

@@ -77,8 +77,10 @@ static __device__ __forceinline__ void se_row_reduce_f(float *sum, float *max, f
 
 /* A row whose float sum of squares overflowed (|x| above about 1.8e19, or
  * many large values: the float sum is inf although every x is finite) is
- * summed again in float64 from the values the kernel holds; only such rows
- * pay for it (docs/INPUTS.md). Its partials cross blocks and clusters as
+ * summed again in float64 (the register kernels from the values they hold,
+ * the grid kernel out of line, reading its part again from device memory,
+ * which kept its float path free of spills); only such rows pay for it
+ * (docs/INPUTS.md). Its partials cross blocks and clusters as
  * floats scaled by 2^-160: a float64 sum of at most 2^31 squares of floats
  * (each below 1.2e77) then stays below FLT_MAX, and a sum that overflowed
  * in float (above 3.4e38) stays far above float's smallest normal. */
@@ -94,6 +96,29 @@ static __device__ __noinline__ float se_rb_block_sum_scaled(double d)
     se_row_reduce_f(&sc, &unused, red_a, red_b);
     __syncthreads();
     return sc;
+}
+
+/* This thread's float64 sum of squares of elements first, first + stride,
+ * ... < end of a row part read again from device memory (as float4 chunks
+ * when vec4): out of line, so the float path keeps its registers. */
+static __device__ __noinline__ double se_rb_thread_ss_f64(const float *x, int first, int end,
+                                                          int stride, int vec4)
+{
+    double d = 0.0;
+    if (vec4) {
+        const float4 *x4 = (const float4 *)x;
+        for (int i = first; i < end; i += stride) {
+            float4 a = x4[i];
+            d = fma((double)a.x, (double)a.x, d);
+            d = fma((double)a.y, (double)a.y, d);
+            d = fma((double)a.z, (double)a.z, d);
+            d = fma((double)a.w, (double)a.w, d);
+        }
+    } else {
+        for (int i = first; i < end; i += stride)
+            d = fma((double)x[i], (double)x[i], d);
+    }
+    return d;
 }
 
 /* s = 1 / sqrt(mean x^2 + eps) from a row's scaled sum of squares. */

@@ -135,6 +135,22 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
         *b = mx;
 }
 
+/* s of a row whose float sum of squares overflowed: every CTA sums its part
+ * again in float64 from device memory, and the scaled partials
+ * (rowblock.cuh) cross the row's CTAs in word 3 of their slots, only ever
+ * written here. Out of line: the float path keeps its registers. */
+static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4, int n4,
+                                                              unsigned long long *row_slots, int p,
+                                                              int parts, unsigned tag,
+                                                              int64_t cols, double eps, double *cs,
+                                                              float *cm)
+{
+    double d = se_rb_thread_ss_f64((const float *)x4, threadIdx.x, n4, blockDim.x, 1);
+    float sc = se_rb_block_sum_scaled(d), unused = -INFINITY;
+    se_rb_grid_combine(row_slots, p, parts, 3, 0, tag, &sc, &unused, cs, cm);
+    return se_rb_scale_from_scaled(sc, cols, eps);
+}
+
 /* Launch counts wrap here, so tags (2 gen + 1, 2 gen + 2) are never 0, the
  * tag of the cleared scratch; every launch has tags of its own, so a word
  * left by an earlier launch, of any shape, never matches. */
@@ -211,30 +227,9 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     /* float64 once per block, off any short row's critical path: the
      * error of s is then the sums' alone (docs/TOLERANCES.md). */
     float s;
-    if (isinf(ss)) { /* uniform over the row's CTAs: again in float64 (rowblock.cuh) */
-        double d = 0.0;
-#pragma unroll
-        for (int k = 0; k < SE_RB_VALS; k++)
-            d = fma((double)v[k], (double)v[k], d); /* invalid elements are 0 */
-        for (int i = h4 + tid; i < n4; i += nt) {
-            float4 a = x4[i];
-            d = fma((double)a.x, (double)a.x, d);
-            d = fma((double)a.y, (double)a.y, d);
-            d = fma((double)a.z, (double)a.z, d);
-            d = fma((double)a.w, (double)a.w, d);
-        }
-        for (int j = tid; j < hs; j += nt) { /* still x: the exponentials come later */
-            float4 a = se_rb_held[j];
-            d = fma((double)a.x, (double)a.x, d);
-            d = fma((double)a.y, (double)a.y, d);
-            d = fma((double)a.z, (double)a.z, d);
-            d = fma((double)a.w, (double)a.w, d);
-        }
-        float sc = se_rb_block_sum_scaled(d), unused_o = -INFINITY;
-        /* word 3 of each CTA's slots, only ever written here */
-        se_rb_grid_combine(row_slots, p, parts, 3, 0, 2 * gen + 1, &sc, &unused_o, cs2, cm2);
-        s = se_rb_scale_from_scaled(sc, cols, eps);
-    } else {
+    if (isinf(ss)) /* uniform over the row's CTAs: again in float64 (rowblock.cuh) */
+        s = se_rb_grid_overflow_scale(x4, n4, row_slots, p, parts, 2 * gen + 1, cols, eps, cs2, cm2);
+    else {
         s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
     }
     float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(__fmul_rn(s, mx), SE_RB_LOG2E);
