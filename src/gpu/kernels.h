@@ -50,8 +50,7 @@ typedef struct se_gpu_problem {
     int64_t rows, cols, tile, tiles_per_row, tile_tasks, total_tasks;
     double eps;
     int vec4;              /* 1 when cols and tile are multiples of 4: 16-byte accesses */
-    double *part_ss;       /* [tile_tasks] phase A: sum of squares per tile (a float's
-                              value unless the float sum overflowed) */
+    float *part_ss;        /* [tile_tasks] phase A: sum of squares per tile */
     float *part_max;       /* [tile_tasks] phase A: max per tile */
     float *part_l;         /* [tile_tasks] phase C: sum of exp per tile */
     float *row_s;          /* [rows] phase B: s_r */
@@ -97,14 +96,14 @@ se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err);
 #define SE_RB_GRID_CAP 4096
 
 /* 64-bit words per CTA in rowblock's grid scratch: sum of squares, max,
- * sum of exponentials, and the float64-rescaled sum of squares of a row
- * whose float sum overflowed (rowblock.cuh). */
+ * sum of exponentials, and the scaled sum of squares of a row whose float
+ * sum overflowed (rowblock.cuh). */
 #define SE_RB_SLOT_WORDS 4
 
 /* rowblock's scratch for a row split over CTAs of a cooperative grid
  * (se_k_rowblock_grid), SE_RB_GRID_CAP entries each: per CTA
- * SE_RB_SLOT_WORDS 64-bit words (each a float and a 32-bit tag) and,
- * traced, its start time; per row a counter of CTAs done; the count of launches (which makes the tags) and a counter of CTAs
+ * SE_RB_SLOT_WORDS 64-bit words (each a float and a 32-bit tag) and, traced, its start time; per row a counter of CTAs
+ * done; the count of launches (which makes the tags) and a counter of CTAs
  * done in the grid. Cleared once when allocated; every launch leaves the
  * counters zero. One launch at a time may use it. */
 typedef struct se_rb_scratch {

@@ -70,9 +70,14 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_thread(const flo
             mx = fmaxf(mx, v[k]);
     }
     float s;
-    if (isinf(ss)) { /* the float sum overflowed: again in float64 (rowblock.cuh) */
-        double d = se_rb_thread_ss_f64(xr, 0, cols, 1, 0);
-        s = (float)(1.0 / sqrt(d / (double)cols + eps));
+    if (isinf(ss)) { /* the float sum overflowed: again with scaled values (rowblock.cuh) */
+        float a2 = 0.0f;
+#pragma unroll
+        for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
+            float w = __fmul_rn(v[k], 0x1p-80f);
+            a2 = fmaf(w, w, a2);
+        }
+        s = se_rb_scale_from_scaled_f(a2, __frcp_rn((float)cols));
     } else {
         s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
     }

@@ -89,7 +89,7 @@ static __device__ __forceinline__ void se_row_reduce_f(float *sum, float *max, f
 /* The block's sum of its threads' float64 partials d, scaled by 2^-160 and
  * summed as floats; every thread gets it. Ends with a barrier, so it may be
  * called again for the next row. Uniform branch: every thread calls it. */
-static __device__ __noinline__ float se_rb_block_sum_scaled(double d)
+static __device__ __forceinline__ float se_rb_block_sum_scaled(double d)
 {
     __shared__ float red_a[SE_ROW_WARPS], red_b[SE_ROW_WARPS];
     float sc = (float)ldexp(d, -SE_RB_SS_SHIFT), unused = -INFINITY;
@@ -119,6 +119,15 @@ static __device__ __noinline__ double se_rb_thread_ss_f64(const float *x, int fi
             d = fma((double)x[i], (double)x[i], d);
     }
     return d;
+}
+
+/* The same from a row's float sum a2 of squares of values scaled by 2^-80
+ * (the register kernels' path) and 1 / cols: mean x^2 = a2 / cols * 2^160
+ * is at least FLT_MAX / 2^31 where this path is taken, so eps (at most 1)
+ * is below its rounding and s = 2^-80 / sqrt(a2 / cols), in float. */
+static __device__ __forceinline__ float se_rb_scale_from_scaled_f(float a2, float rcols)
+{
+    return __fmul_rn(rsqrtf(__fmul_rn(a2, rcols)), 0x1p-80f);
 }
 
 /* s = 1 / sqrt(mean x^2 + eps) from a row's scaled sum of squares. */

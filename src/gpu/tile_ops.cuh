@@ -209,47 +209,7 @@ static __device__ __forceinline__ float se_tile_ld1(const float *x, se_tile_cach
     return i < c.n ? c.at[i] : x[i];
 }
 
-/* A tile's sum of squares in float64, by the whole block, in a fixed order
- * (each thread its own elements, then the warps' butterflies, then the
- * warps in order): phase A's path for a tile whose float sum overflowed.
- * A square of a finite float is exact in float64 and at most 1.2e77, so
- * this sum cannot overflow; only inputs that reach it pay for it
- * (docs/INPUTS.md). Uniform branch: every thread of the block calls it. */
-static __device__ __noinline__ double se_tile_ss_f64(const float *xt, unsigned len, int vec4,
-                                                     se_tile_cache c)
-{
-    __shared__ double red_d[SE_TILE_WARPS];
-    double d = 0.0;
-    if (vec4) {
-        const float4 *x4 = (const float4 *)xt;
-        for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 v = se_tile_ld4(x4, c, i);
-            d = fma((double)v.x, (double)v.x, d);
-            d = fma((double)v.y, (double)v.y, d);
-            d = fma((double)v.z, (double)v.z, d);
-            d = fma((double)v.w, (double)v.w, d);
-        }
-    } else {
-        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
-            float v = se_tile_ld1(xt, c, i);
-            d = fma((double)v, (double)v, d);
-        }
-    }
-    d = se_warp_sum_d(d);
-    if ((threadIdx.x & 31) == 0)
-        red_d[threadIdx.x >> 5] = d;
-    __syncthreads();
-    d = 0.0;
-    for (int w = 0; w < SE_TILE_WARPS; w++)
-        d += red_d[w];
-    __syncthreads(); /* red_d may be reused at once */
-    return d;
-}
-
-/* Phase A: sum of squares and max of one tile, by the whole block. The sum
- * is float (partials in float64 once per tile); where it overflows, the
- * tile is summed again in float64 (se_tile_ss_f64), so every finite input
- * gives a finite, right scale. */
+/* Phase A: sum of squares and max of one tile, by the whole block. */
 static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t row,
                                                  int64_t tile, float *red, se_tile_cache c)
 {
@@ -275,12 +235,9 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
         }
     }
     se_block_sum_max(&ss, &mx, red);
-    double ssd = (double)ss;
-    if (isinf(ss)) /* the float sum overflowed (|x| above ~1.8e19): same block, same answer */
-        ssd = se_tile_ss_f64(xt, len, p->vec4, c);
     if (threadIdx.x == 0) {
         int64_t k = row * p->tiles_per_row + tile;
-        p->part_ss[k] = ssd;
+        p->part_ss[k] = ss;
         p->part_max[k] = mx;
     }
 }
@@ -402,8 +359,28 @@ static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_
     }
 }
 
+/* A row's sum of squares in float64, by one full warp, from x in device
+ * memory, in a fixed order (each lane its columns, then a butterfly):
+ * phase B's path for a row whose float partials overflowed (|x| above
+ * about 1.8e19, or many large values). A square of a finite float is exact
+ * in float64 and at most 1.2e77, so this sum cannot overflow. Phase A is
+ * left as it was (a branch there cost the megakernel its registers); only
+ * such rows pay, one warp reading the row once more (docs/INPUTS.md). */
+static __device__ __noinline__ double se_row_ss_f64(const se_gpu_problem *p, int64_t row)
+{
+    int lane = threadIdx.x & 31;
+    const float *xr = p->x + row * p->cols;
+    double d = 0.0;
+    for (int64_t c = lane; c < p->cols; c += 32)
+        d = fma((double)xr[c], (double)xr[c], d);
+    return se_warp_sum_d(d);
+}
+
 /* Phase B, by one full warp: combine the row's A partials in float64, in a
- * fixed order, into s_r = 1/sqrt(mean x^2 + eps) and m_r = s_r * max x. */
+ * fixed order, into s_r = 1/sqrt(mean x^2 + eps) and m_r = s_r * max x.
+ * Where a partial overflowed (inf although x is finite), the row's sum is
+ * taken again in float64 (se_row_ss_f64), so every finite input gives a
+ * finite, right scale, the same in every strategy. */
 static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t row)
 {
     int lane = threadIdx.x & 31;
@@ -411,11 +388,13 @@ static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t
     double ss = 0.0;
     float mx = -INFINITY;
     for (int64_t t = lane; t < p->tiles_per_row; t += 32) {
-        ss += __ldcg(p->part_ss + base + t);
+        ss += (double)__ldcg(p->part_ss + base + t);
         mx = fmaxf(mx, __ldcg(p->part_max + base + t));
     }
     ss = se_warp_sum_d(ss);
     mx = se_warp_max_f(mx);
+    if (isinf(ss)) /* uniform over the warp: every lane has the same sum */
+        ss = se_row_ss_f64(p, row);
     if (lane == 0) {
         float s = (float)(1.0 / sqrt(ss / (double)p->cols + p->eps));
         p->row_s[row] = s;

@@ -25,14 +25,13 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     size_t elems = (size_t)(shape->rows * shape->cols);
     size_t arr = (elems + 1) * sizeof(float);
     size_t parts = align256((size_t)g.tile_tasks * sizeof(float));
-    size_t parts_d = align256((size_t)g.tile_tasks * sizeof(double));
     size_t rowst = align256((size_t)shape->rows * sizeof(float));
     size_t queue = align256((size_t)g.total * sizeof(int32_t));
     size_t counters = align256((size_t)(2 * shape->rows) * sizeof(int32_t));
     size_t rb_slot = align256(SE_RB_SLOT_WORDS * SE_RB_GRID_CAP * sizeof(unsigned long long));
     size_t rb_start = align256(SE_RB_GRID_CAP * sizeof(uint64_t));
     size_t rb_row = align256(SE_RB_GRID_CAP * sizeof(int32_t));
-    size_t ws_bytes = parts_d + 2 * parts + 3 * rowst + queue + counters + rb_slot + rb_start + 2 * rb_row +
+    size_t ws_bytes = 3 * parts + 3 * rowst + queue + counters + rb_slot + rb_start + 2 * rb_row +
                       256;
     cudaError_t e = cudaSuccess;
     if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
@@ -58,7 +57,7 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     p->total_tasks = g.total;
     p->eps = eps;
     p->vec4 = shape->cols % 4 == 0 && tile % 4 == 0;
-    p->part_ss = (double *)w, w += parts_d;
+    p->part_ss = (float *)w, w += parts;
     p->part_max = (float *)w, w += parts;
     p->part_l = (float *)w, w += parts;
     p->row_s = (float *)w, w += rowst;

@@ -31,7 +31,7 @@ enum mutant {
     M_NO_MAX,           /* subtracts nothing */
     M_SUM_NOT_MEAN,     /* s from the sum of squares, not the mean */
     M_DROP_PARTIAL_TILE, /* skips the partial last tile everywhere */
-    M_UNGUARDED_SUMSQ    /* keeps a tile's float sum of squares even where it overflowed */
+    M_UNGUARDED_SUMSQ    /* keeps a row's sum of squares even where a tile's overflowed */
 };
 
 /* The input's scale (standard deviation); the tests of huge and tiny inputs
@@ -89,14 +89,12 @@ static void tiled_f32(const float *x, int64_t rows, int64_t cols, int64_t tile, 
                 pss = fmaf(xr[c], xr[c], pss);
                 mx = fmaxf(mx, xr[c]);
             }
-            if (isinf(pss) && m != M_UNGUARDED_SUMSQ) { /* as se_tile_ss_f64 */
-                double d = 0.0;
-                for (int64_t c = t * tile; c < cols && c < (t + 1) * tile; c++)
-                    d = fma((double)xr[c], (double)xr[c], d);
-                ss += d;
-            } else {
-                ss += pss;
-            }
+            ss += pss;
+        }
+        if (isinf(ss) && m != M_UNGUARDED_SUMSQ) { /* as se_row_ss_f64 in phase B */
+            ss = 0.0;
+            for (int64_t c = 0; c < cols; c++)
+                ss = fma((double)xr[c], (double)xr[c], ss);
         }
         double mean = m == M_SUM_NOT_MEAN ? ss : ss / (double)cols;
         float s = m == M_NO_SCALE ? 1.0f : (float)(1.0 / sqrt(mean + eps));
@@ -189,8 +187,8 @@ static void test_dropping_the_partial_last_tile_fails(void **state)
  * 1.8e19, where a float sum of squares overflows; 1e36 puts the largest
  * outlier (256 times the scale) near FLT_MAX; 1e-30 makes every square
  * underflow, so eps decides the scale. The guarded sum (the kernels'
- * float64 path for an overflowed tile) passes on all of them; keeping the
- * overflowed float sum fails. */
+ * float64 path for a row whose tile sums overflowed) passes on all of them;
+ * keeping the overflowed sum fails. */
 static void test_huge_inputs_need_the_float64_path_and_pass_with_it(void **state)
 {
     (void)state;
