@@ -77,10 +77,12 @@ static __device__ __forceinline__ void se_row_reduce_f(float *sum, float *max, f
 
 /* A row whose float sum of squares overflowed (|x| above about 1.8e19, or
  * many large values: the float sum is inf although every x is finite) is
- * summed again in float64 (the register kernels from the values they hold,
- * the grid kernel out of line, reading its part again from device memory,
- * which kept its float path free of spills); only such rows pay for it
- * (docs/INPUTS.md). Its partials cross blocks and clusters as
+ * summed again: by the one-thread and one-block register kernels as floats
+ * of the values they hold scaled by 2^-80, by the staging and cluster
+ * kernels in float64 from the values they hold, by the grid kernel out of
+ * line in float64, reading its part again from device memory. Each is the
+ * variant that kept its kernel's float path at the registers it had
+ * (docs/PERFORMANCE.md); only such rows pay for it (docs/INPUTS.md). Its partials cross blocks and clusters as
  * floats scaled by 2^-160: a float64 sum of at most 2^31 squares of floats
  * (each below 1.2e77) then stays below FLT_MAX, and a sum that overflowed
  * in float (above 3.4e38) stays far above float's smallest normal. */

@@ -72,6 +72,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
                                                             int64_t row_cols, double eps, int vec4,
                                                             se_trace_buf trace, int64_t task,
                                                             const int vals, const int clustered,
+                                                            const int ovf_f32,
                                                             float4 *spill, float4 *staged,
                                                             const float *next)
 {
@@ -79,6 +80,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     __shared__ float red_ss[SE_ROW_WARPS], red_mx[SE_ROW_WARPS];
     __shared__ float red_l[SE_ROW_WARPS], red_unused[SE_ROW_WARPS];
     __shared__ float part_ss, part_mx, part_l;
+    __shared__ float red_o[SE_ROW_WARPS], red_om[SE_ROW_WARPS]; /* an overflowed row's sums */
     const int nt = blockDim.x;
     const int n4 = vec4 ? cols / 4 : 0;
     const int r4 = vals / 4 * nt; /* float4 chunks held in registers */
@@ -149,7 +151,19 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
         se_cluster_combine(cluster, &part_ss, &part_mx, &ss, &mx);
     }
     float s;
-    if (isinf(ss)) { /* uniform: every CTA of the cluster combined the same partials */
+    if (ovf_f32 && isinf(ss)) {
+        /* The float sums of the values held again, each scaled by 2^-80
+         * first (rowblock.cuh): what kept se_k_rowblock_reg* at their
+         * registers; float64 here cost 32x4096 0.15 us on the H200. */
+        float a2 = 0.0f, unused_o = -INFINITY;
+#pragma unroll
+        for (int k = 0; k < vals; k++) {
+            float w = __fmul_rn(v[k], 0x1p-80f);
+            a2 = fmaf(w, w, a2); /* invalid elements are 0 */
+        }
+        se_row_reduce_f(&a2, &unused_o, red_o, red_om);
+        s = se_rb_scale_from_scaled_f(a2, __frcp_rn((float)row_cols));
+    } else if (isinf(ss)) { /* uniform: every CTA of the cluster combined the same partials */
         double d = 0.0;
 #pragma unroll
         for (int k = 0; k < vals; k++)
@@ -262,7 +276,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
     int n = left <= 0 ? 0 : left < chunk ? (int)left : chunk;
     const float *xr = x + row * cols + (left > 0 ? start : 0);
     float *yr = y + row * cols + (left > 0 ? start : 0);
-    se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1,
+    se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1, 0,
                          vec4 ? se_rb_spill : NULL, NULL, NULL);
 }
 
@@ -272,8 +286,8 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
                                                            se_trace_buf trace)               \
     {                                                                                         \
         se_rowblock_reg_body(x + (int64_t)blockIdx.x * cols, y + (int64_t)blockIdx.x * cols,  \
-                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, NULL, NULL, \
-                             NULL);                                                           \
+                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, 1, NULL,     \
+                             NULL, NULL);                                                     \
     }
 
 SE_RB_KERNEL(se_k_rowblock_reg8, 8)
@@ -299,7 +313,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_stream(const flo
     for (; row < rows; row += gridDim.x) {
         int64_t next = row + gridDim.x;
         se_rowblock_reg_body(x + row * cols, y + row * cols, cols, cols, eps, 1, trace, row,
-                             SE_RB_VALS, 0, NULL, se_rb_stage,
+                             SE_RB_VALS, 0, 0, NULL, se_rb_stage,
                              next < rows ? x + next * cols : NULL);
     }
 }
