@@ -46,6 +46,16 @@
 /* Rows of at most this many columns run one thread per row. */
 #define SE_RB_THREAD_COLS 8
 
+/* 2^(s2 x - m2): exp(s x - m) with s2 = s log2(e), m2 = m log2(e), one
+ * MUFU.EX2 (docs/TOLERANCES.md); the exponentials of a long row are bound
+ * by the SM's 16 MUFU operations per clock, not by expf's accuracy. */
+#define SE_RB_LOG2E 1.4426950408889634f
+static __device__ __forceinline__ float se_rb_exp2(float s2, float x, float m2)
+{
+    return exp2f(fmaf(s2, x, -m2));
+}
+
+
 /* Block-wide float sum and max (a multiple of 32 threads, at most 1024);
  * every thread gets the result. Each call needs its own red_s/red_m: there
  * is no barrier at the end, so a second reduction must not reuse them. */

@@ -13,14 +13,6 @@
 
 #include "gpu/se_cuda.h"
 
-/* 2^(s2 x - m2): exp(s x - m) with s2 = s log2(e), m2 = m log2(e), one
- * MUFU.EX2 (docs/TOLERANCES.md); the grid kernel's exponentials are bound
- * by the SM's 16 MUFU operations per clock, not by expf's accuracy. */
-#define SE_RB_LOG2E 1.4426950408889634f
-static __device__ __forceinline__ float se_rb_exp2(float s2, float x, float m2)
-{
-    return exp2f(fmaf(s2, x, -m2));
-}
 
 static __device__ __forceinline__ void se_rb_grid_term(float4 a, float4 *keep, int i, int exps,
                                                        float s2, float m2, float *acc, float *mx)
