@@ -31,7 +31,8 @@ static const char default_text[] =
     "  \"name\": \"default\",\n"
     "  \"workload\": {\n"
     "    \"shapes\": [\"32x4096\", \"4096x4096\", \"1024x32768\", \"64x262144\", \"8x1048576\", "
-    "\"4x4194304\", \"1x1\", \"1x7\", \"3x4097\", \"5xT+1\", \"2x100003\"],\n"
+    "\"4x4194304\", \"1x1\", \"1x7\", \"3x4097\", \"5xT+1\", \"2x100003\", \"8x1048573\", "
+    "\"4x4194301\", \"256x1048576\"],\n"
     "    \"tile\": 4096,\n"
     "    \"dtype\": \"float32\",\n"
     "    \"input\": {\"generator\": \"curand-philox4_32_10\", \"distribution\": \"normal\", "
@@ -121,10 +122,11 @@ static void assert_default_values(const se_protocol *p)
                   {"8x1048576", 8, 1048576},   {"4x4194304", 4, 4194304},
                   {"1x1", 1, 1},               {"1x7", 1, 7},
                   {"3x4097", 3, 4097},         {"5xT+1", 5, 4097},
-                  {"2x100003", 2, 100003}};
+                  {"2x100003", 2, 100003},     {"8x1048573", 8, 1048573},
+                  {"4x4194301", 4, 4194301},   {"256x1048576", 256, 1048576}};
     assert_string_equal(p->name, "default");
-    assert_int_equal(p->n_shapes, 11);
-    for (size_t i = 0; i < 11; i++) {
+    assert_int_equal(p->n_shapes, 14);
+    for (size_t i = 0; i < 14; i++) {
         assert_string_equal(p->shapes[i].spec, shapes[i].spec);
         assert_int_equal(p->shapes[i].rows, shapes[i].rows);
         assert_int_equal(p->shapes[i].cols, shapes[i].cols);
