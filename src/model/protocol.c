@@ -532,6 +532,32 @@ static se_status parse_analysis(const ctx *c, const json_t *root, se_protocol *p
     return st;
 }
 
+/* The bootstrap draws a run's summaries take, which verify takes again:
+ * resamples times every sample of every case (per shape the strategies,
+ * and at most SE_PROTOCOL_OTHER_CASES controls and peers, each with every
+ * scope's samples). Bounded, so that a protocol, or a run folder's
+ * protocol.json, cannot make the run or verify work for hours: the default
+ * protocol takes about 9e7. */
+#define SE_PROTOCOL_OTHER_CASES 16
+#define SE_PROTOCOL_MAX_DRAWS 2e8
+
+static se_status check_bootstrap_work(const ctx *c, const se_protocol *p)
+{
+    double per_case = (double)p->device.samples + p->device_cold.samples +
+                      p->batch.samples + p->host.samples + p->controls.samples;
+    double cases = (double)p->n_shapes *
+                   (__builtin_popcount(p->strategies) + SE_PROTOCOL_OTHER_CASES);
+    double draws = (double)p->bootstrap_resamples * cases * per_case;
+    if (draws > SE_PROTOCOL_MAX_DRAWS)
+        return field_fail(c, "analysis.bootstrap_resamples",
+                          "%d resamples of every sample of %.0f cases (%.0f samples each) are "
+                          "%.3g bootstrap draws, more than the %.0e a run and its verify may take; "
+                          "use fewer resamples, samples or shapes",
+                          p->bootstrap_resamples, cases, per_case, draws,
+                          SE_PROTOCOL_MAX_DRAWS);
+    return SE_OK;
+}
+
 /* Walks a loaded document into p (p->shapes is owned even on failure). */
 static se_status parse_root(const ctx *c, json_t *root, se_protocol *p)
 {
@@ -574,6 +600,8 @@ static se_status parse_root(const ctx *c, json_t *root, se_protocol *p)
         st = parse_counts(c, root, "", "controls", "barriers", 100000, &p->controls, &p->barriers);
     if (st == SE_OK)
         st = parse_analysis(c, root, p);
+    if (st == SE_OK)
+        st = check_bootstrap_work(c, p);
     p->traces = 1;
     json_t *traces = json_object_get(root, "traces");
     if (st == SE_OK && traces) {
