@@ -537,7 +537,7 @@ static se_status parse_analysis(const ctx *c, const json_t *root, se_protocol *p
  * and at most SE_PROTOCOL_OTHER_CASES controls and peers, each with every
  * scope's samples). Bounded, so that a protocol, or a run folder's
  * protocol.json, cannot make the run or verify work for hours: the default
- * protocol takes about 9e7. */
+ * protocol (14 shapes) takes about 1.2e8. */
 #define SE_PROTOCOL_OTHER_CASES 16
 #define SE_PROTOCOL_MAX_DRAWS 2e8
 

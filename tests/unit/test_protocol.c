@@ -373,6 +373,17 @@ static void syntax_error_names_file_line_and_column(void **state)
     free(text);
 }
 
+/* fuzz_verify found a protocol.json whose bootstrap took verify minutes:
+ * the work is bounded (src/model/protocol.c). */
+static void bootstrap_work_over_the_bound_refused(void **state)
+{
+    (void)state;
+    edit_refused("\"bootstrap_resamples\": 2000", "\"bootstrap_resamples\": 1000000",
+                 "analysis.bootstrap_resamples", "bootstrap draws, more than the 2e+08");
+    edit_refused("\"bootstrap_resamples\": 2000", "\"bootstrap_resamples\": 4000",
+                 "analysis.bootstrap_resamples", "use fewer resamples, samples or shapes");
+}
+
 static void trailing_comma_is_a_syntax_error(void **state)
 {
     (void)state;
@@ -598,6 +609,7 @@ int main(void)
         cmocka_unit_test(version_2_refused),
         cmocka_unit_test(duplicate_json_key_refused),
         cmocka_unit_test(rtol_of_one_or_more_refused),
+        cmocka_unit_test(bootstrap_work_over_the_bound_refused),
         cmocka_unit_test(missing_file_is_an_io_error_naming_the_path),
         cmocka_unit_test(file_over_one_mib_refused_naming_its_size),
     };
