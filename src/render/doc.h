@@ -122,7 +122,7 @@ void se_doc_markdown(const se_doc *d, se_buf *out);
  * Every table sits in a box that scrolls sideways (class "scroll"); one of
  * more than SE_DOC_FOLD_ROWS rows is folded in a <details>. Headings of
  * level 2 and 3 end with a link to themselves. */
-#define SE_DOC_FOLD_ROWS 60
+#define SE_DOC_FOLD_ROWS 40
 void se_doc_html(const se_doc *d, const char *base, se_buf *out);
 
 /* The contents list of d: a link to every heading of level 2 to

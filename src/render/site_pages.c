@@ -385,7 +385,9 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
     se_doc_code(&d, "ui.perfetto.dev");
     se_doc_text(&d, " or ");
     se_doc_code(&d, "chrome://tracing");
-    se_doc_text(&d, " (download, then load the file):");
+    se_doc_text(&d, " (download, then load the file): a track group per phase, in it a track "
+                    "per resident block slot of each SM (so no two tasks on a track overlap), a "
+                    "slice per task, and an arrow per dependency edge the checks tested:");
     for (int i = 0; i < n_exp; i++) {
         char href[SE_CASE_ID_SIZE + 32];
         snprintf(href, sizeof href, "traces/%s.perfetto.json", exported[i]);
