@@ -118,6 +118,37 @@ for r in report.md report.html; do
     done
 done
 ok "report.md and report.html carry every section"
+# About four significant digits: no number in the report carries seven or
+# more decimals (the profile's 17-digit values once did).
+long=$(grep -oE '[0-9]+\.[0-9]{7,}' "$work/a/report.md" | wc -l)
+if [ "$long" -eq 0 ]; then ok "report.md: no number with 7 or more decimals"
+else bad "report.md: $long numbers with 7 or more decimals, e.g. $(grep -oE '[0-9]+\.[0-9]{7,}' "$work/a/report.md" | head -1)"; fi
+# Counters that look wrong are explained, when the run's own file has them.
+if [ -f "$ref/profile/kernels.csv" ]; then
+    read -r zeros over < <(python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(sum(1 for r in rows if r.get("dram_write_bytes") not in (None, "") and float(r["dram_write_bytes"]) == 0),
+      sum(1 for r in rows if r.get("l2_hit_rate_pct") not in (None, "") and float(r["l2_hit_rate_pct"]) > 100))' "$ref/profile/kernels.csv")
+    for r in report.md report.html; do
+        if [ "$zeros" -gt 0 ] && ! grep -q "DRAM bytes written of 0.* $zeros of" "$work/a/$r"; then
+            bad "$r: $zeros kernels write 0 DRAM bytes, not explained with their count"
+        elif [ "$over" -gt 0 ] && ! grep -q "L2 hit rates above 100%.* $over of" "$work/a/$r"; then
+            bad "$r: $over L2 hit rates above 100%, not explained with their count"
+        else
+            ok "$r: DRAM writes of 0 ($zeros) and L2 hit rates over 100% ($over) explained"
+        fi
+    done
+fi
+# The HTML report: styled, a contents list after the answer, tables in
+# boxes that scroll.
+if grep -q '<style>' "$work/a/report.html" && grep -q '<nav class="toc" id="contents">' "$work/a/report.html" &&
+   [ "$(grep -c '<table>' "$work/a/report.html")" -eq "$(grep -c '<div class="scroll"><table>' "$work/a/report.html")" ] &&
+   awk '/<h2 id="the-answer">/{a=NR} /<nav class="toc"/{t=NR} END{exit !(a && t && a < t)}' "$work/a/report.html"; then
+    ok "report.html: styled, the answer then a contents list, every table in a scrolling box"
+else
+    bad "report.html: style, contents list after the answer or scrolling tables missing"
+fi
 if grep -qE '(src|href)="(https?:)?//' "$work/a/report.html"; then bad "report.html makes an external request"
 else ok "report.html has no external request"; fi
 for f in $figs; do
