@@ -190,7 +190,7 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
                         err);
     se_buf_add(&gp, "    unset title\n    unset logscale y\n    unset border\n    unset tics\n"
                     "    unset grid\n    unset ylabel\n    set xrange [0:1]\n    set yrange [0:1]\n"
-                    "    set key center center Left reverse samplen 1 spacing 1.4 font \"" SE_PLOT_FONT ",15\"\n"
+                    "    set lmargin 2\n    set rmargin 0\n    set key at graph 0, graph 0.5 left center Left reverse samplen 1 spacing 1.4 font \"" SE_PLOT_FONT ",14\"\n"
                     "    plot ");
     for (size_t l = 0; l < n_legend; l++) {
         char label[160];

@@ -70,7 +70,7 @@ void se_plot_legend_of(char *buf, size_t size, const char *what, const char *lau
 {
     se_strategy s = se_strategy_find(what);
     if (strcmp(what, COPY_NAME) == 0)
-        snprintf(buf, size, "copy (control: cudaMemcpyAsync of the same bytes)");
+        snprintf(buf, size, "copy (control: cudaMemcpyAsync, same bytes)");
     else if (strcmp(what, SE_MK_INIT_NAME) == 0)
         snprintf(buf, size, "megakernel queue initialization alone (control)");
     else if (s < SE_NSTRATEGIES && !se_strategy_get(s)->tiled)
