@@ -133,36 +133,132 @@ se_status se_trace_read(FILE *f, const char *name, se_trace *t, se_err *err)
     return SE_OK;
 }
 
+/* ---- Chrome trace-event export ------------------------------------------ */
+
+/* What the phases compute, for the track groups' names. */
+static const char *const PHASE_WHAT[SE_NPHASES] = {
+    "per tile: partial sum of squares and max",
+    "per row: combine A's partials into s_r and m_r",
+    "per tile: partial sum of exp(s_r x - m_r)",
+    "per row: combine C's partials into 1/l_r",
+    "per tile: write y",
+};
+
+/* One record's place in the export: its track group (phase, or 0 for
+ * rows), its SM, and the slot within that SM the greedy assignment gave it. */
+typedef struct chrome_slot {
+    size_t rec;
+    int group, sm;
+    uint64_t s, e;
+    int64_t tid;
+} chrome_slot;
+
+static int cmp_chrome_slot(const void *a, const void *b)
+{
+    const chrome_slot *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->e != y->e)
+        return x->e < y->e ? -1 : 1;
+    return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+/* Microseconds from t0, exact to the nanosecond once printed with 15
+ * significant digits (JSON_REAL_PRECISION(15) in the writer). */
+static double chrome_us(uint64_t ns, uint64_t t0)
+{
+    return (double)(ns - t0) / 1000.0;
+}
+
 se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
                           const char *title, json_t **out, se_err *err)
 {
-    (void)err;
     uint64_t t0 = UINT64_MAX;
     for (size_t i = 0; i < t->n; i++)
         t0 = t->v[i].start_ns < t0 ? t->v[i].start_ns : t0;
-    json_t *ev = json_array();
-    json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name", "ph",
-                                        "M", "pid", 1, "args", "name", title));
-    /* Name each SM's track once. */
-    uint64_t *sms = malloc((t->n + 1) * sizeof *sms);
-    size_t nsm = 0;
-    for (size_t i = 0; sms && i < t->n; i++)
-        sms[nsm++] = (uint64_t)t->v[i].sm;
-    if (sms) {
-        qsort(sms, nsm, sizeof *sms, se_trace_cmp_u64);
-        for (size_t i = 0; i < nsm; i++) {
-            if (i && sms[i] == sms[i - 1])
-                continue;
-            char nm[32];
-            snprintf(nm, sizeof nm, "SM %" PRIu64, sms[i]);
-            json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:I, s:{s:s}}", "name",
-                                                "thread_name", "ph", "M", "pid", 1, "tid",
-                                                (json_int_t)sms[i], "args", "name", nm));
-        }
-        free(sms);
+    chrome_slot *sl = malloc((t->n + 1) * sizeof *sl);
+    int64_t *slot_of = malloc((t->n + 1) * sizeof *slot_of);
+    /* The end time of each slot of the current (group, SM). */
+    uint64_t *slot_end = malloc((t->n + 1) * sizeof *slot_end);
+    if (!sl || !slot_of || !slot_end) {
+        free(sl);
+        free(slot_of);
+        free(slot_end);
+        return se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export", title);
     }
     for (size_t i = 0; i < t->n; i++) {
         const se_trace_task *r = &t->v[i];
+        int ph = 0;
+        int64_t row, tile;
+        if (kind != SE_TRACE_ROWS && r->task >= 0 && r->task < g->total)
+            se_task_decode(g, r->task, &ph, &row, &tile);
+        sl[i] = (chrome_slot){i, ph, r->sm, r->start_ns,
+                              r->end_ns < r->start_ns ? r->start_ns : r->end_ns, 0};
+    }
+    qsort(sl, t->n, sizeof *sl, cmp_chrome_slot);
+    json_t *ev = json_array();
+    /* Greedy slots: within one (group, SM), records in start order each take
+     * the lowest slot whose last slice has ended, so the slices of one slot
+     * never overlap. Track ids count up within a group. */
+    int groups_named = 0;
+    for (size_t a = 0; a < t->n;) {
+        int group = sl[a].group;
+        int64_t next_tid = 1;
+        if (!(groups_named & (1 << group))) {
+            groups_named |= 1 << group;
+            char nm[256];
+            if (kind == SE_TRACE_ROWS)
+                snprintf(nm, sizeof nm, "%s: one task per row", title);
+            else
+                snprintf(nm, sizeof nm, "%s: phase %c (%s)", title, se_trace_phase_letter[group],
+                         PHASE_WHAT[group]);
+            json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name",
+                                                "ph", "M", "pid", group + 1, "args", "name", nm));
+            json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:i}}", "name",
+                                                "process_sort_index", "ph", "M", "pid", group + 1,
+                                                "args", "sort_index", group + 1));
+        }
+        size_t b = a;
+        while (b < t->n && sl[b].group == group) {
+            int sm = sl[b].sm;
+            size_t c = b, nslots = 0;
+            for (; c < t->n && sl[c].group == group && sl[c].sm == sm; c++) {
+                size_t k = 0;
+                while (k < nslots && slot_end[k] > sl[c].s)
+                    k++;
+                if (k == nslots)
+                    nslots++;
+                slot_end[k] = sl[c].e;
+                sl[c].tid = next_tid + (int64_t)k;
+            }
+            for (size_t k = 0; k < nslots; k++) {
+                char nm[64];
+                snprintf(nm, sizeof nm, "SM %d, block slot %zu", sm, k);
+                json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:I, s:{s:s}}", "name",
+                                                    "thread_name", "ph", "M", "pid", group + 1,
+                                                    "tid", (json_int_t)(next_tid + (int64_t)k),
+                                                    "args", "name", nm));
+                json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:I, s:{s:I}}", "name",
+                                                    "thread_sort_index", "ph", "M", "pid",
+                                                    group + 1, "tid",
+                                                    (json_int_t)(next_tid + (int64_t)k), "args",
+                                                    "sort_index",
+                                                    (json_int_t)(next_tid + (int64_t)k)));
+            }
+            next_tid += (int64_t)nslots;
+            b = c;
+        }
+        a = b;
+    }
+    for (size_t i = 0; i < t->n; i++)
+        slot_of[sl[i].rec] = (int64_t)i;
+    for (size_t i = 0; i < t->n; i++) {
+        const se_trace_task *r = &t->v[i];
+        const chrome_slot *p = &sl[slot_of[i]];
         char nm[64];
         int ph = -1;
         int64_t row = r->task, tile = 0;
@@ -171,14 +267,64 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
         se_trace_task_name(g, kind, r->task, nm, sizeof nm);
         char cat[4] = {ph >= 0 ? se_trace_phase_letter[ph] : 'R', '\0'};
         json_array_append_new(
-            ev, json_pack("{s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:{s:i, s:I, s:I, s:I, s:I, s:I}}",
-                          "name", nm, "cat", cat, "ph", "X", "pid", 1, "tid", r->sm, "ts",
-                          (double)(r->start_ns - t0) / 1000.0, "dur",
-                          (double)(r->end_ns - r->start_ns) / 1000.0, "args", "block", r->block,
-                          "task", (json_int_t)r->task, "row", (json_int_t)row, "tile",
-                          (json_int_t)tile, "start_ns", (json_int_t)r->start_ns, "end_ns",
-                          (json_int_t)r->end_ns));
+            ev, json_pack("{s:s, s:s, s:s, s:i, s:I, s:f, s:f, s:{s:i, s:i, s:I, s:I, s:I, s:I, "
+                          "s:I}}",
+                          "name", nm, "cat", cat, "ph", "X", "pid", p->group + 1, "tid",
+                          (json_int_t)p->tid, "ts", chrome_us(p->s, t0), "dur",
+                          chrome_us(p->e, p->s), "args", "block", r->block, "sm", r->sm, "task",
+                          (json_int_t)r->task, "row", (json_int_t)row, "tile", (json_int_t)tile,
+                          "start_ns", (json_int_t)r->start_ns, "end_ns", (json_int_t)r->end_ns));
     }
-    *out = json_pack("{s:o, s:s}", "traceEvents", ev, "displayTimeUnit", "ns");
-    return SE_OK;
+    /* The dependency edges the checks test (model/taskgraph_host.c), as
+     * flow arrows from the producer's slice to the consumer's: a flow start
+     * ("s") inside the producer, a flow end ("f", bound to the enclosing
+     * slice) inside the consumer, both at the middle of their slices. The
+     * first record of each task, as in the checks. */
+    if (kind != SE_TRACE_ROWS && g->total > 0) {
+        int64_t *first = malloc((size_t)g->total * sizeof *first);
+        if (!first) {
+            json_decref(ev);
+            free(sl);
+            free(slot_of);
+            free(slot_end);
+            return se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export", title);
+        }
+        for (int64_t k = 0; k < g->total; k++)
+            first[k] = -1;
+        for (size_t i = 0; i < t->n; i++)
+            if (t->v[i].task >= 0 && t->v[i].task < g->total && first[t->v[i].task] < 0)
+                first[t->v[i].task] = (int64_t)i;
+        json_int_t id = 0;
+        for (int64_t k = 0; k < g->total; k++) {
+            if (first[k] < 0)
+                continue;
+            const chrome_slot *c = &sl[slot_of[first[k]]];
+            int64_t nd = se_task_dep_count(g, k);
+            for (int64_t d = 0; d < nd; d++) {
+                int64_t pk = se_task_dep(g, k, d);
+                if (pk < 0 || pk >= g->total || first[pk] < 0)
+                    continue;
+                const chrome_slot *p = &sl[slot_of[first[pk]]];
+                id++;
+                json_array_append_new(
+                    ev, json_pack("{s:s, s:s, s:s, s:I, s:i, s:I, s:f}", "name", "dependency",
+                                  "cat", "dependency", "ph", "s", "id", id, "pid", p->group + 1,
+                                  "tid", (json_int_t)p->tid, "ts",
+                                  chrome_us(p->s + (p->e - p->s) / 2, t0)));
+                json_array_append_new(
+                    ev, json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:I, s:f}", "name",
+                                  "dependency", "cat", "dependency", "ph", "f", "bp", "e", "id",
+                                  id, "pid", c->group + 1, "tid", (json_int_t)c->tid, "ts",
+                                  chrome_us(c->s + (c->e - c->s) / 2, t0)));
+            }
+        }
+        free(first);
+    }
+    free(sl);
+    free(slot_of);
+    free(slot_end);
+    *out = json_pack("{s:o, s:{s:s, s:s}}", "traceEvents", ev, "otherData", "case", title,
+                     "time_origin", "ts 0 is the trace's first recorded %globaltimer start");
+    return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export",
+                                  title);
 }

@@ -85,10 +85,18 @@ void se_trace_free(se_trace *t);
 se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
                          const char *name, FILE *out, json_t **report, int *ok, se_err *err);
 
-/* Chrome trace-event JSON (Perfetto, chrome://tracing): one track per SM,
- * one complete event ("ph":"X") per task named by phase, row and tile, with
- * block, task and times in its args; microseconds from the trace's first
- * start. */
+/* Chrome trace-event JSON (Perfetto, chrome://tracing). One track group
+ * (process) per phase A..E (one for rowblock's rows); in it one track
+ * (thread) per resident block slot, "SM s, block slot k": the records of
+ * one SM and phase, in start order, each take the lowest slot whose last
+ * slice has ended, so no two slices on a track overlap (Perfetto's rule:
+ * slices on a track nest or are disjoint). One complete event ("ph":"X")
+ * per record named by phase, row and tile, with block, SM, task and the
+ * raw times in its args; ts and dur in microseconds from the trace's first
+ * start, exact to the nanosecond when written with JSON_REAL_PRECISION(15).
+ * Each dependency edge of the task graph (the ones se_trace_check tests)
+ * is a flow arrow: "s" in the producer's slice, "f" (bound to the
+ * enclosing slice) in the consumer's, both at their slices' middles. */
 se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
                           const char *title, json_t **out, se_err *err);
 

@@ -118,8 +118,25 @@ void se_doc_pre(se_doc *d, const char *text);
 void se_doc_markdown(const se_doc *d, se_buf *out);
 
 /* HTML body content. base, when not NULL, is put before every relative
- * link and image path (e.g. "figures/" for a document moved up a folder). */
+ * link and image path (e.g. "figures/" for a document moved up a folder).
+ * Every table sits in a box that scrolls sideways (class "scroll"); one of
+ * more than SE_DOC_FOLD_ROWS rows is folded in a <details>. Headings of
+ * level 2 and 3 end with a link to themselves. */
+#define SE_DOC_FOLD_ROWS 40
 void se_doc_html(const se_doc *d, const char *base, se_buf *out);
+
+/* The contents list of d: a link to every heading of level 2 to
+ * max_level, nested by level, in <nav class="toc" id="contents">. */
+void se_doc_html_toc(const se_doc *d, int max_level, se_buf *out);
+
+/* se_doc_html with the contents list after the first section (the answer
+ * first, then the contents, then the rest); headings of level 2 start with
+ * a link back to it. */
+void se_doc_html_with_toc(const se_doc *d, const char *base, int max_level, se_buf *out);
+
+/* The one stylesheet of report.html and the site (class names used by
+ * se_doc_html and the site's frame). */
+const char *se_doc_css(void);
 
 /* Plain text: headings underlined, tables in aligned columns. */
 void se_doc_plain(const se_doc *d, se_buf *out);

@@ -1,6 +1,7 @@
 /*
  * fig_bandwidth.c - Fig. 3: per shape and strategy, bandwidth as a fraction
- * of the same-run copy, L2 warm and flushed (see plot.h).
+ * of the same-run copy, L2 warm and flushed, points with 95% intervals on a
+ * linear axis (see plot.h).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render/plot_util.h"
@@ -12,18 +13,44 @@
 
 #include "bundle/paths.h"
 
+/* The fraction of copy of one (shape, item, scope) and its interval: from
+ * the two medians' 95% intervals, copy low / strategy high .. copy high /
+ * strategy low (conservative). 0 if the run has none. */
+static int fraction_of(const se_rundata *rd, const se_shape *s, const char *what,
+                       const char *scope, double v[3])
+{
+    char path[64];
+    snprintf(path, sizeof path, "scopes.%s", scope);
+    const json_t *x = se_json_path(se_plot_case_of(rd, s, what), path);
+    const json_t *cp = se_json_path(se_plot_case_of(rd, s, "copy"), path);
+    const json_t *xci = json_object_get(x, "median_ci95_ns"), *cci = json_object_get(cp, "median_ci95_ns");
+    double fr = se_json_num(x, "fraction_of_copy");
+    double xlo = json_number_value(json_array_get(xci, 0)), xhi = json_number_value(json_array_get(xci, 1));
+    double clo = json_number_value(json_array_get(cci, 0)), chi = json_number_value(json_array_get(cci, 1));
+    if (!x || !(fr > 0))
+        return 0;
+    v[0] = fr;
+    v[1] = v[2] = fr;
+    if (xlo > 0 && xhi > 0 && clo > 0 && chi > 0) {
+        v[1] = clo / xhi;
+        v[2] = chi / xlo;
+    }
+    return 1;
+}
+
 se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
     const json_t *strat[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_strategies_of(rd, 0, strat);
     static const char *const scopes[2] = {"device", "device_cold"};
-    static const char *const scope_what[2] = {"scope device: L2 warm", "scope device_cold: L2 flushed"};
+    static const char *const scope_what[2] = {"L2 warm (inputs left in L2 by the previous instance)",
+                                              "L2 flushed before every instance"};
     f->width = 1800;
-    f->height = 1300;
+    f->height = 1400;
     snprintf(f->title, sizeof f->title,
-             "Fig. 3: achieved bandwidth as a fraction of the same-run copy bandwidth "
-             "(median(copy) / median(strategy)); run %s", rd->run_id);
+             "Fig. 3: achieved bandwidth as a fraction of a plain copy of the same bytes in the "
+             "same run (1 = copy speed), with 95%% intervals; run %s", rd->run_id);
     if (n == 0) {
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted, "the run has no strategy cases");
@@ -31,10 +58,12 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
     }
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig3_bandwidth.tsv", rd,
-                "fraction_of_copy and gbps of scopes device and device_cold, from summary.json");
-    se_buf_add(&data, "# columns: x (shape's place, offset per strategy), fraction_of_copy, gbps, "
-                      "median_ns, shape\n# one block per (scope, strategy)\n");
-    double lo = 1, hi = 1;
+                "fraction_of_copy of scopes device and device_cold, from summary.json");
+    se_buf_add(&data, "# columns: x (shape's place, offset per strategy), fraction_of_copy "
+                      "(median(copy) / median(strategy)), low, high (copy's median interval low / "
+                      "the strategy's high .. high / low), gbps, median_ns, shape\n"
+                      "# one block per (scope, strategy)\n");
+    double hi = 1;
     int block = 0;
     int blocks[2][SE_PLOT_MAX_ITEMS];
     for (int sc = 0; sc < 2; sc++)
@@ -44,51 +73,52 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
                           what);
             blocks[sc][k] = block++;
             for (size_t i = 0; i < rd->p.n_shapes; i++) {
+                double v[3];
+                if (!fraction_of(rd, &rd->p.shapes[i], what, scopes[sc], v))
+                    continue;
                 char path[64];
                 snprintf(path, sizeof path, "scopes.%s", scopes[sc]);
                 const json_t *s = se_json_path(se_plot_case_of(rd, &rd->p.shapes[i], what), path);
-                double fr = se_json_num(s, "fraction_of_copy");
-                if (!s || !(fr > 0))
-                    continue;
                 char id[64];
                 se_rundata_shape_id(&rd->p.shapes[i], id, sizeof id);
-                se_buf_printf(&data, "%.4f\t%.17g\t%.17g\t%.17g\t%s\n",
-                              (double)(i + 1) + se_plot_offset_of(k, n), fr, se_json_num(s, "gbps"),
-                              se_json_num(s, "median_ns"), id);
-                lo = fr < lo ? fr : lo;
-                hi = fr > hi ? fr : hi;
+                se_buf_printf(&data, "%.4f\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%s\n",
+                              (double)(i + 1) + se_plot_offset_of(k, n), v[0], v[1], v[2],
+                              se_json_num(s, "gbps"), se_json_num(s, "median_ns"), id);
+                hi = v[2] > hi ? v[2] : hi;
             }
         }
     se_plot_script_begin(&gp, f, rd);
-    se_buf_add(&gp, "    set multiplot layout 2,1 title ");
+    se_buf_add(&gp, "    set multiplot title ");
     se_plot_gp_quote(&gp, f->title);
-    se_buf_printf(&gp, " font \"" SE_PLOT_FONT ",16\"\n    set logscale y 10\n    set yrange [%.6g:%.6g]\n",
-                  lo / 1.5, hi * 1.5);
-    se_plot_log_tics(&gp, "y", lo / 1.5, hi * 1.5);
+    se_buf_printf(&gp, " font \"" SE_PLOT_FONT ",16\"\n    set yrange [0:%.4g]\n"
+                       "    set ytics 0.1\n    set mytics 2\n", ceil(hi * 1.05 * 10) / 10);
     se_plot_shape_axis(&gp, rd);
-    se_buf_printf(&gp, "    set ylabel \"fraction of copy bandwidth (log scale)\"\n"
-                       "    set grid ytics lc rgb \"#dddddd\"\n"
-                       "    set style fill solid 1.0 border lc rgb \"#333333\"\n"
-                       "    set boxwidth %.4f absolute\n"
-                       "    set lmargin at screen 0.07\n    set rmargin at screen 0.76\n",
-                  0.8 / (double)n);
+    se_buf_add(&gp, "    set ylabel \"fraction of copy bandwidth (linear)\"\n"
+                    "    set grid ytics lc rgb \"#e0e0e0\"\n"
+                    "    set lmargin at screen 0.06\n    set rmargin at screen 0.98\n");
     for (int sc = 0; sc < 2; sc++) {
         se_buf_add(&gp, "    set title ");
         se_plot_gp_quote(&gp, scope_what[sc]);
-        se_buf_add(&gp, "\n");
+        se_buf_add(&gp, " font \"" SE_PLOT_FONT ",15\"\n");
+        /* Two panels one above the other, the legend under both. */
+        se_buf_printf(&gp, "    set tmargin at screen %s\n    set bmargin at screen %s\n",
+                      sc == 0 ? "0.925" : "0.505", sc == 0 ? "0.605" : "0.185");
         if (sc == 0)
-            se_buf_add(&gp, "    set key at screen 0.77, screen 0.9 left top Left reverse samplen 1 "
-                            "spacing 1.3\n");
+            se_buf_add(&gp, "    unset key\n    unset xlabel\n");
         else
-            se_buf_add(&gp, "    unset key\n");
-        se_buf_add(&gp, "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"copy, same run and "
-                        "bytes (1)\"");
+            se_buf_add(&gp, "    set xlabel \"shape (rows x columns, fp32)\"\n"
+                            "    set key at screen 0.06, screen 0.085 left top horizontal maxrows 3 "
+                            "Left reverse samplen 1 spacing 1.3 width 2\n");
+        se_buf_add(&gp, "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"copy of the same "
+                        "bytes, same run (= 1)\"");
         for (size_t k = 0; k < n; k++) {
             const char *what = se_json_str(strat[k], "what", "?");
+            const char *launch = se_json_str(strat[k], "launch", "stream");
             char label[160];
-            se_plot_legend_of(label, sizeof label, what, se_json_str(strat[k], "launch", "stream"));
-            se_buf_printf(&gp, ", \\\n         \"data/fig3_bandwidth.tsv\" index %d using 1:2 with "
-                               "boxes lc rgb \"%s\" title ", blocks[sc][k], se_plot_color_of(what));
+            se_plot_legend_of(label, sizeof label, what, launch);
+            se_buf_printf(&gp, ", \\\n         \"data/fig3_bandwidth.tsv\" index %d using 1:2:3:4 with "
+                               "yerrorbars pt %d ps 1.1 lw 1.5 lc rgb \"%s\" title ", blocks[sc][k],
+                          se_plot_point_of(what, launch), se_plot_color_of(what));
             se_plot_gp_quote(&gp, label);
         }
         se_buf_add(&gp, "\n");

@@ -19,8 +19,37 @@ typedef struct fig1_item {
     int block;
 } fig1_item;
 
-static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, int *block,
-                            se_buf *data, se_buf *med, se_buf *gp, fig1_item *legend,
+/* cuDNN (a reference library) may be orders of magnitude off the tiled
+ * strategies; it does not set the panels' common scale. */
+static int is_reference(const char *what)
+{
+    se_strategy s = se_strategy_find(what);
+    return s < SE_NSTRATEGIES && se_strategy_get(s)->role == SE_ROLE_REFERENCE;
+}
+
+/* The smallest and largest device sample (summary.json's min and max) of
+ * a shape's items that are not references; 0 if none. */
+static int shape_range(const se_rundata *rd, const se_shape *s, double *lo, double *hi)
+{
+    json_t *items[SE_PLOT_MAX_ITEMS];
+    size_t n = se_plot_shape_items(rd, s, items);
+    *lo = INFINITY;
+    *hi = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (is_reference(se_json_str(items[k], "what", "")))
+            continue;
+        const json_t *d = se_json_path(items[k], "scopes.device");
+        double a = se_json_num(d, "min_ns"), b = se_json_num(d, "max_ns");
+        if (a > 0 && a < *lo)
+            *lo = a;
+        if (b > *hi)
+            *hi = b;
+    }
+    return *hi > 0 && *lo < INFINITY;
+}
+
+static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, double decades,
+                            int *block, se_buf *data, se_buf *med, se_buf *gp, fig1_item *legend,
                             size_t *n_legend, se_err *err)
 {
     se_rundata *rd = c->rd;
@@ -73,9 +102,27 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, int
     se_plot_shape_title(title, sizeof title, s, items[0]);
     se_buf_add(gp, "    set title ");
     se_plot_gp_quote(gp, title);
-    se_buf_printf(gp, "\n    set logscale y 10\n    set yrange [%.6g:%.6g]\n", lo / 1e3 / 1.25,
-                  hi / 1e3 * 1.25);
-    se_plot_log_tics(gp, "y", lo / 1e3 / 1.25, hi / 1e3 * 1.25);
+    /* Every panel spans the same number of decades (the widest panel's,
+     * references aside), centred on its own samples: equal heights are
+     * equal ratios in every panel. */
+    double plo, phi;
+    if (!shape_range(rd, s, &plo, &phi)) {
+        plo = lo;
+        phi = hi;
+    }
+    double mid = sqrt(plo * phi) / 1e3, half = pow(10.0, decades / 2);
+    double wlo = mid / half, whi = mid * half;
+    se_buf_printf(gp, "\n    set logscale y 10\n    set yrange [%.6g:%.6g]\n", wlo, whi);
+    se_plot_log_tics(gp, "y", wlo, whi);
+    se_buf_add(gp, "    unset label\n");
+    for (size_t k = 0; k < n; k++) {
+        double m = se_json_num(se_json_path(items[k], "scopes.device"), "median_ns") / 1e3;
+        if (m > whi || m < wlo)
+            se_buf_printf(gp, "    set label %zu \"%s %s:\\nmedian %.4g us\" at first %zu, "
+                              "graph %s center front font \"" SE_PLOT_FONT ",11\" tc rgb \"%s\"\n",
+                          k + 1, drawn[k].what, m > whi ? "above" : "below", m, k + 1,
+                          m > whi ? "0.92" : "0.08", se_plot_color_of(drawn[k].what));
+    }
     se_buf_printf(gp, "    set xrange [0.4:%zu.6]\n    set xtics (", n);
     for (size_t k = 0; k < n; k++) {
         se_buf_add(gp, k ? ", " : "");
@@ -90,7 +137,7 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, int
     se_buf_add(gp, "    plot ");
     for (size_t k = 0; k < n; k++)
         se_buf_printf(gp, "%s\"data/fig1_latency.tsv\" index %d using 1:($2/1000.0) with points "
-                          "pt %d ps 0.6 lc rgb \"%s\" notitle",
+                          "pt %d ps 0.8 lc rgb \"%s\" notitle",
                       k ? ", \\\n         " : "", drawn[k].block,
                       se_plot_point_of(drawn[k].what, drawn[k].launch), se_plot_color_of(drawn[k].what));
     se_buf_printf(gp, ", \\\n         \"data/fig1_medians.tsv\" index %zu using ($1-0.4):($2/1000.0):"
@@ -107,8 +154,8 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
     f->width = 560 * ncols;
     f->height = 120 + 480 * nrows;
     snprintf(f->title, sizeof f->title,
-             "Fig. 1: device time per instance, every sample of scope device (L2 warm); "
-             "bar = median; run %s", rd->run_id);
+             "Fig. 1: device time per instance, every sample (L2 warm), bar = median; every panel "
+             "spans the same ratio; run %s", rd->run_id);
     se_buf data = {0}, med = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig1_latency.tsv", rd,
                 "every sample of scope device (CUDA events around one instance, L2 warm)");
@@ -130,11 +177,20 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
     fig1_item legend[SE_PLOT_MAX_ITEMS];
     size_t n_legend = 0;
     int block = 0;
+    /* The common span: the widest panel's, references aside, plus a margin. */
+    double decades = 0.5;
+    for (size_t si = 0; si < ns; si++) {
+        double lo, hi;
+        if (shape_range(rd, &rd->p.shapes[si], &lo, &hi) && log10(hi / lo) > decades)
+            decades = log10(hi / lo);
+    }
+    decades += 2 * log10(1.25);
     for (size_t si = 0; si < ns && st == SE_OK; si++)
-        st = fig1_shape(c, f, si, ncols, &block, &data, &med, &gp, legend, &n_legend, err);
+        st = fig1_shape(c, f, si, ncols, decades, &block, &data, &med, &gp, legend, &n_legend,
+                        err);
     se_buf_add(&gp, "    unset title\n    unset logscale y\n    unset border\n    unset tics\n"
                     "    unset grid\n    unset ylabel\n    set xrange [0:1]\n    set yrange [0:1]\n"
-                    "    set key center center Left reverse samplen 1 spacing 1.4 font \"" SE_PLOT_FONT ",15\"\n"
+                    "    set lmargin 2\n    set rmargin 0\n    set key at graph 0, graph 0.5 left center Left reverse samplen 1 spacing 1.4 font \"" SE_PLOT_FONT ",14\"\n"
                     "    plot ");
     for (size_t l = 0; l < n_legend; l++) {
         char label[160];

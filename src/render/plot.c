@@ -26,16 +26,19 @@ static const struct {
     const char *name, *shows;
     se_fig_draw_fn draw;
 } FIGURES[SE_NFIGURES] = {
-    {"fig1_latency", "every device-time sample per shape and strategy (log scale), with medians",
-     se_fig_latency},
-    {"fig2_speedup", "speedup over stream launches with its bootstrap 95% interval",
+    {"fig1_latency", "every device-time sample per shape and strategy, panels on one log "
+     "ratio scale, with medians", se_fig_latency},
+    {"fig2_speedup", "speedup over stream launches per shape with 95% intervals: mechanisms on "
+     "a linear axis, controls, cuDNN and the PyTorch peers in their own log panel",
      se_fig_speedup},
-    {"fig3_bandwidth", "bandwidth as a fraction of the same-run copy, L2 warm and flushed",
-     se_fig_bandwidth},
+    {"fig3_bandwidth", "bandwidth as a fraction of the same-run copy with 95% intervals, L2 warm "
+     "and flushed, linear axis", se_fig_bandwidth},
     {"fig4_timelines", "task timelines of fusion and megakernel per SM, coloured by phase",
      se_fig_timelines},
     {"fig5_controls", "launch and grid-barrier controls, every sample, with medians",
      se_fig_controls},
+    {"fig6_distributions", "the spread of every case's samples around its median, cumulative, "
+     "per shape", se_fig_distributions},
 };
 
 /* ---- driver ----------------------------------------------------------- */

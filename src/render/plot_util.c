@@ -15,14 +15,19 @@
 #include "bundle/paths.h"
 #include "model/strategy.h"
 
-/* The timed cases that are not strategies, with their colours (a
- * strategy's colour is in the strategy table). */
+/* The timed cases that are not strategies, and the PyTorch peers, with
+ * their colours and point types (a strategy's colour is in the strategy
+ * table). */
 #define COPY_NAME "copy"
 static const struct {
     const char *name, *color;
-} CONTROL_COLORS[] = {
-    {COPY_NAME, "#525252"},
-    {SE_MK_INIT_NAME, "#00441b"},
+    int pt;
+} OTHER_ITEMS[] = {
+    {COPY_NAME, "#525252", 3},          /* asterisk */
+    {SE_MK_INIT_NAME, "#00441b", 2},    /* cross: not the megakernel's diamond */
+    {"torch-eager", "#8c510a", 10},     /* open triangle down */
+    {"torch-compile", "#543005", 14},   /* open pentagon */
+    {"torch-softmax", "#bf812d", 1},    /* plus */
 };
 
 const char *se_plot_color_of(const char *what)
@@ -30,29 +35,49 @@ const char *se_plot_color_of(const char *what)
     se_strategy s = se_strategy_find(what);
     if (s < SE_NSTRATEGIES)
         return se_strategy_get(s)->colour;
-    for (size_t i = 0; i < sizeof CONTROL_COLORS / sizeof CONTROL_COLORS[0]; i++)
-        if (strcmp(CONTROL_COLORS[i].name, what) == 0)
-            return CONTROL_COLORS[i].color;
+    for (size_t i = 0; i < sizeof OTHER_ITEMS / sizeof OTHER_ITEMS[0]; i++)
+        if (strcmp(OTHER_ITEMS[i].name, what) == 0)
+            return OTHER_ITEMS[i].color;
     return "#000000";
 }
 
+/* Shape by mechanism, filled for a stream launch and open for a graph
+ * launch: circle stream/graph, square PDL, triangle fusion, diamond
+ * megakernel; rowblock a triangle down, cuDNN a pentagon; the copy, the
+ * megakernel's queue initialization and the peers their own. */
 int se_plot_point_of(const char *what, const char *launch)
 {
-    if (strcmp(what, COPY_NAME) == 0)
-        return 5;
-    return launch && strcmp(launch, "graph") == 0 ? 9 : 7;
+    for (size_t i = 0; i < sizeof OTHER_ITEMS / sizeof OTHER_ITEMS[0]; i++)
+        if (strcmp(OTHER_ITEMS[i].name, what) == 0)
+            return OTHER_ITEMS[i].pt;
+    se_strategy s = se_strategy_find(what);
+    const char *mech = s < SE_NSTRATEGIES ? se_strategy_get(s)->mechanism : "";
+    int graph = launch && strcmp(launch, "graph") == 0;
+    if (strcmp(mech, "pdl") == 0)
+        return graph ? 4 : 5;
+    if (strcmp(mech, "fusion") == 0)
+        return graph ? 8 : 9;
+    if (strcmp(mech, "megakernel") == 0)
+        return graph ? 12 : 13;
+    if (strcmp(mech, "rowblock") == 0)
+        return 11;
+    if (strcmp(mech, "cudnn") == 0)
+        return 15;
+    return graph ? 6 : 7;
 }
 
 void se_plot_legend_of(char *buf, size_t size, const char *what, const char *launch)
 {
     se_strategy s = se_strategy_find(what);
     if (strcmp(what, COPY_NAME) == 0)
-        snprintf(buf, size, "copy (control: cudaMemcpyAsync of the same bytes)");
+        snprintf(buf, size, "copy (control: cudaMemcpyAsync, same bytes)");
     else if (strcmp(what, SE_MK_INIT_NAME) == 0)
         snprintf(buf, size, "megakernel queue initialization alone (control)");
     else if (s < SE_NSTRATEGIES && !se_strategy_get(s)->tiled)
         snprintf(buf, size, "%s (%s, %s launch)", what, se_role_name(se_strategy_get(s)->role),
                  launch);
+    else if (s == SE_NSTRATEGIES)
+        snprintf(buf, size, "%s (PyTorch peer)", what);
     else
         snprintf(buf, size, "%s (%s launch)", what, launch);
 }

@@ -15,7 +15,7 @@
 #include "model/se_common.h"
 #include "render/buf.h"
 
-#define SE_NFIGURES 5
+#define SE_NFIGURES 6
 
 /* How gnuplot is run, in the figures directory; the script path follows. */
 #define SE_GNUPLOT_ENV "LC_ALL=C"
@@ -51,11 +51,14 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err);   /* fig_speed
 se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err); /* fig_bandwidth.c */
 se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err); /* fig_timelines.c */
 se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err);  /* fig_controls.c */
+se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err); /* fig_distributions.c */
 
 /* A case's colour: its strategy's (model/strategy.h), or a control's. */
 const char *se_plot_color_of(const char *what);
-/* Point type: filled circle for a stream launch, filled triangle for a
- * graph launch, filled square for the copy control. */
+/* Point type: a shape per mechanism (circle stream and graph, square PDL,
+ * triangle fusion, diamond megakernel, triangle down rowblock, pentagon
+ * cuDNN), filled for a stream launch and open for a graph launch; the copy,
+ * the megakernel's queue initialization and each PyTorch peer their own. */
 int se_plot_point_of(const char *what, const char *launch);
 /* A case's legend entry: name, role when not tiled, launch. */
 void se_plot_legend_of(char *buf, size_t size, const char *what, const char *launch);

@@ -11,7 +11,9 @@
 #include "render/report.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/strategy.h"
@@ -22,9 +24,37 @@ const char *const se_rep_scopes[SE_NSCOPES] = {"device", "device_cold", "batch",
 
 /* ---- shared by the sections -------------------------------------------- */
 
+void se_rep_sig(char *buf, size_t size, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v)) {
+        snprintf(buf, size, "%g", v);
+    } else if (a == 0 || a >= 1000) {
+        snprintf(buf, size, "%.0f", v);
+    } else if (a < 1e-4) {
+        snprintf(buf, size, "%.3e", v);
+    } else {
+        int decimals = 3 - (int)floor(log10(a));
+        /* Rounding may carry into the next decade (9.9996 -> "10.000"). */
+        char tmp[64];
+        snprintf(tmp, sizeof tmp, "%.*f", decimals, v);
+        if (fabs(strtod(tmp, NULL)) >= pow(10.0, floor(log10(a)) + 1) && decimals > 0)
+            decimals--;
+        snprintf(buf, size, "%.*f", decimals, v);
+    }
+}
+
 void se_rep_us(char *buf, size_t size, double ns)
 {
-    snprintf(buf, size, "%.3f", ns / 1e3);
+    se_rep_sig(buf, size, ns / 1e3);
+}
+
+void se_rep_us_range(char *buf, size_t size, const json_t *pair)
+{
+    char a[32], b[32];
+    se_rep_us(a, sizeof a, json_number_value(json_array_get(pair, 0)));
+    se_rep_us(b, sizeof b, json_number_value(json_array_get(pair, 1)));
+    snprintf(buf, size, "%s to %s", a, b);
 }
 
 const char *se_rep_yes_no(const json_t *v)
@@ -41,7 +71,7 @@ void se_rep_num(char *buf, size_t size, const json_t *v)
     if (json_is_integer(v))
         snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     else if (json_is_real(v))
-        snprintf(buf, size, "%.10g", json_real_value(v));
+        se_rep_sig(buf, size, json_real_value(v));
     else if (json_is_string(v))
         snprintf(buf, size, "%s", json_string_value(v));
     else if (json_is_boolean(v))
@@ -234,19 +264,14 @@ se_status se_report_build(se_rundata *rd, const se_figure figs[SE_NFIGURES], se_
 static void html_page(const se_rundata *rd, const se_doc *d, se_buf *html)
 {
     se_buf_add(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<title>softmax-evidence report: run ");
     se_doc_esc_html(html, rd->run_id);
-    se_buf_add(html,
-               "</title>\n<style>\n"
-               "body { font-family: sans-serif; max-width: 1400px; margin: 1em auto; padding: 0 1em; }\n"
-               "table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.85em; }\n"
-               "th, td { border: 1px solid #bbb; padding: 2px 6px; text-align: left; }\n"
-               "th { background: #eee; }\n"
-               "figure { margin: 1em 0 2em; }\n"
-               "figcaption { font-size: 0.9em; }\n"
-               "</style>\n</head>\n<body>\n");
-    se_doc_html(d, NULL, html);
-    se_buf_add(html, "</body>\n</html>\n");
+    se_buf_add(html, "</title>\n<style>\n");
+    se_buf_add(html, se_doc_css());
+    se_buf_add(html, "</style>\n</head>\n<body>\n<div class=\"page\">\n");
+    se_doc_html_with_toc(d, NULL, 3, html);
+    se_buf_add(html, "</div>\n</body>\n</html>\n");
 }
 
 se_status se_report_write(se_rundata *rd, const se_figure figs[SE_NFIGURES], const char *dir,

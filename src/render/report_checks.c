@@ -1,7 +1,7 @@
 /*
  * report_checks.c - the report's sections on what the numbers stand on:
- * the GPU and software, validation, resources, dependency traces and the
- * profiler's counters (see report.h).
+ * the GPU and software, validation, resources and dependency traces (see
+ * report.h); the profiler's counters are report_profile.c's.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render/report_sections.h"
@@ -192,7 +192,7 @@ void se_rep_traces(se_doc *d, const se_rundata *rd)
             snprintf(cells[10], SE_REP_CELL, "%lld", se_rep_int(c, "phase_barrier_violations_count"));
         else
             snprintf(cells[10], SE_REP_CELL, "not required");
-        snprintf(cells[11], SE_REP_CELL, "%.3f", (double)se_rep_int(c, "span_ns") / 1e3);
+        se_rep_us(cells[11], SE_REP_CELL, (double)se_rep_int(c, "span_ns"));
         snprintf(cells[12], SE_REP_CELL, "%lld", se_rep_int(c, "sm.sms_used"));
         snprintf(cells[13], SE_REP_CELL, "%.3f", json_number_value(se_json_path(c, "overlap.fraction")));
         failing += strcmp(se_json_str(c, "verdict", ""), "pass") != 0;
@@ -227,78 +227,3 @@ void se_rep_traces(se_doc *d, const se_rundata *rd)
          100 * hi);
 }
 
-/* Splits one CSV line (RFC 4180 quoting) into at most SE_REP_MAX_COLS cells. */
-static int csv_cells(const char *line, char cells[][SE_REP_CELL])
-{
-    int n = 0;
-    const char *p = line;
-    while (n < SE_REP_MAX_COLS) {
-        size_t used = 0;
-        int quoted = *p == '"';
-        if (quoted)
-            p++;
-        while (*p && (quoted || *p != ',')) {
-            if (quoted && *p == '"') {
-                if (p[1] == '"')
-                    p++;
-                else {
-                    quoted = 0;
-                    p++;
-                    continue;
-                }
-            }
-            if (used + 1 < SE_REP_CELL)
-                cells[n][used++] = *p;
-            p++;
-        }
-        cells[n++][used] = '\0';
-        if (*p != ',')
-            break;
-        p++;
-    }
-    return n;
-}
-
-se_status se_rep_profile(se_doc *d, se_rundata *rd, se_err *err)
-{
-    se_doc_heading(d, 2, "Profiler counters");
-    static const char rel[] = SE_PROFILE_KERNELS_CSV;
-    if (!se_rundata_listed(rd, rel)) {
-        se_doc_para(d, "This run carries no profiler export (no %s in its manifest); softmax-evidence "
-                "profile RUN_DIR adds one on a GPU with Nsight Compute.", rel);
-        return SE_OK;
-    }
-    char hex[65], path[4400];
-    se_status st = se_rundata_hash(rd, rel, hex, err);
-    if (st != SE_OK)
-        return st;
-    se_doc_para(d, "Nsight Compute counters from %s (SHA-256 %s; docs/PROFILING.md). Nsight Compute "
-            "replays each kernel in isolation, restoring memory between passes, and serializes "
-            "kernels: its durations are not the run's timings, which are in the tables above. Use "
-            "the counters for bytes and utilization.", rel, hex);
-    se_rundata_path(rd, rel, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel, strerror(errno));
-    char line[8192];
-    int cols = 0, lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!*line)
-            continue;
-        char cells[SE_REP_MAX_COLS][SE_REP_CELL];
-        int n = csv_cells(line, cells);
-        if (lineno++ == 0) {
-            se_rep_header(d, n, cells);
-            cols = n;
-            continue;
-        }
-        for (int i = n; i < cols; i++)
-            cells[i][0] = '\0';
-        se_rep_row(d, cols, cells);
-    }
-    fclose(f);
-    if (lineno)
-        se_doc_table_end(d);
-    return SE_OK;
-}

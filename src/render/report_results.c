@@ -33,13 +33,15 @@ static void scope_row(se_doc *d, const json_t *c, const char *scope)
     se_rep_us(cells[6], SE_REP_CELL, se_json_num(s, "p5_ns"));
     se_rep_us(cells[7], SE_REP_CELL, se_json_num(s, "p95_ns"));
     const json_t *ci = json_object_get(s, "median_ci95_ns");
-    snprintf(cells[8], SE_REP_CELL, "%.3f to %.3f", json_number_value(json_array_get(ci, 0)) / 1e3,
-             json_number_value(json_array_get(ci, 1)) / 1e3);
+    se_rep_us_range(cells[8], SE_REP_CELL, ci);
     const json_t *r = json_object_get(s, "time_ratio_to_stream");
     if (r) {
         const json_t *rc = json_object_get(r, "ci95");
-        snprintf(cells[9], SE_REP_CELL, "%.4f [%.4f, %.4f]", se_json_num(r, "ratio"),
-                 json_number_value(json_array_get(rc, 0)), json_number_value(json_array_get(rc, 1)));
+        char a[32], b[32], c3[32];
+        se_rep_sig(a, sizeof a, se_json_num(r, "ratio"));
+        se_rep_sig(b, sizeof b, json_number_value(json_array_get(rc, 0)));
+        se_rep_sig(c3, sizeof c3, json_number_value(json_array_get(rc, 1)));
+        snprintf(cells[9], SE_REP_CELL, "%s [%s, %s]", a, b, c3);
     } else {
         snprintf(cells[9], SE_REP_CELL, "%s", se_strategy_find(what) == SE_S_STREAM ? "1 (baseline)" : "-");
     }
@@ -110,8 +112,7 @@ void se_rep_timing(se_doc *d, const se_rundata *rd)
         se_rep_us(cells[3], SE_REP_CELL, se_json_num(s, "p5_ns"));
         se_rep_us(cells[4], SE_REP_CELL, se_json_num(s, "p95_ns"));
         const json_t *ci = json_object_get(s, "median_ci95_ns");
-        snprintf(cells[5], SE_REP_CELL, "%.3f to %.3f", json_number_value(json_array_get(ci, 0)) / 1e3,
-                 json_number_value(json_array_get(ci, 1)) / 1e3);
+        se_rep_us_range(cells[5], SE_REP_CELL, ci);
         se_rep_row(d, 6, cells);
     }
     se_doc_table_end(d);
@@ -230,8 +231,7 @@ void se_rep_peers(se_doc *d, const se_rundata *rd)
         snprintf(cells[3], SE_REP_CELL, "%s", se_json_str(e, "status", "?"));
         if (s) {
             se_rep_us(cells[4], SE_REP_CELL, se_json_num(s, "median_ns"));
-            snprintf(cells[5], SE_REP_CELL, "%.3f to %.3f", json_number_value(json_array_get(ci, 0)) / 1e3,
-                     json_number_value(json_array_get(ci, 1)) / 1e3);
+            se_rep_us_range(cells[5], SE_REP_CELL, ci);
             snprintf(cells[6], SE_REP_CELL, "%.1f", se_json_num(s, "gbps"));
             snprintf(cells[7], SE_REP_CELL, "%.3f", se_json_num(s, "fraction_of_copy"));
             snprintf(cells[8], SE_REP_CELL, "%.3e", se_json_num(e, "max_rel_err"));

@@ -22,7 +22,13 @@
 /* The scopes of a case, in the order the tables list them. */
 extern const char *const se_rep_scopes[SE_NSCOPES];
 
-/* "%.3f" microseconds from nanoseconds. */
+/* About four significant digits, never an exponent between 1e-4 and 1e15:
+ * 0.08999999 -> "0.09000", 125.67 -> "125.7", 8979.12 -> "8979" (full
+ * precision stays in the run's JSON). */
+void se_rep_sig(char *buf, size_t size, double v);
+/* "a to b" in microseconds from a [lo, hi] pair of nanoseconds. */
+void se_rep_us_range(char *buf, size_t size, const json_t *pair);
+/* Microseconds from nanoseconds, about four significant digits. */
 void se_rep_us(char *buf, size_t size, double ns);
 /* "yes", "no", or "-" for a value that is not a boolean. */
 const char *se_rep_yes_no(const json_t *v);

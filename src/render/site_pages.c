@@ -49,6 +49,15 @@ static const char *pages[][2] = {
 };
 #define N_PAGES (sizeof pages / sizeof pages[0])
 
+/* The level-2 headings of d. */
+static int n_sections(const se_doc *d)
+{
+    int n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        n += d->blocks[i].kind == SE_DOC_HEADING && d->blocks[i].level == 2;
+    return n;
+}
+
 /* Writes file: the frame around d, then (when not NULL) the document
  * inner with its relative paths under inner_base, in a report block. */
 static se_status page_write(const se_site *s, const char *file, const char *title, const se_doc *d,
@@ -69,15 +78,19 @@ static se_status page_write(const se_site *s, const char *file, const char *titl
                    "    if (!document.images[i].complete || document.images[i].naturalWidth === 0) bad++;\n"
                    "  document.body.setAttribute('data-images', document.images.length);\n"
                    "  document.body.setAttribute('data-broken-images', bad);\n"
-                   "});</script>\n</head>\n<body>\n<nav>");
+                   "});</script>\n</head>\n<body>\n<nav class=\"site\">");
     for (size_t i = 0; i < N_PAGES; i++)
         se_buf_printf(&b, "<a href=\"%s\"%s>%s</a> ", pages[i][0],
                       strcmp(pages[i][0], file) == 0 ? " class=\"here\"" : "", pages[i][1]);
     se_buf_add(&b, "</nav>\n<main>\n");
-    se_doc_html(d, NULL, &b);
+    /* A page of several sections gets a contents list after its first. */
+    if (!inner && n_sections(d) >= 3)
+        se_doc_html_with_toc(d, NULL, 3, &b);
+    else
+        se_doc_html(d, NULL, &b);
     if (inner) {
         se_buf_add(&b, "<div class=\"report\">\n");
-        se_doc_html(inner, inner_base, &b);
+        se_doc_html_with_toc(inner, inner_base, 3, &b);
         se_buf_add(&b, "</div>\n");
     }
     se_buf_add(&b, "</main>\n<footer>Run ");
@@ -372,7 +385,9 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
     se_doc_code(&d, "ui.perfetto.dev");
     se_doc_text(&d, " or ");
     se_doc_code(&d, "chrome://tracing");
-    se_doc_text(&d, " (download, then load the file):");
+    se_doc_text(&d, " (download, then load the file): a track group per phase, in it a track "
+                    "per resident block slot of each SM (so no two tasks on a track overlap), a "
+                    "slice per task, and an arrow per dependency edge the checks tested:");
     for (int i = 0; i < n_exp; i++) {
         char href[SE_CASE_ID_SIZE + 32];
         snprintf(href, sizeof href, "traces/%s.perfetto.json", exported[i]);
@@ -465,20 +480,7 @@ static se_status write_reproduce(const se_site *s, size_t kept, size_t left, se_
 static se_status write_css(const se_site *s, se_err *err)
 {
     se_buf b = {0};
-    se_buf_add(&b,
-               "body { font-family: sans-serif; margin: 0; color: #222; line-height: 1.45; }\n"
-               "nav { background: #1f2937; padding: 0.6em 1em; }\n"
-               "nav a { color: #e5e7eb; margin-right: 1.2em; text-decoration: none; }\n"
-               "nav a.here { color: #fff; font-weight: bold; }\n"
-               "main { max-width: 1200px; margin: 1em auto; padding: 0 1em; }\n"
-               "footer { max-width: 1200px; margin: 2em auto; padding: 0 1em; color: #555; font-size: 0.9em; }\n"
-               "table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }\n"
-               "th, td { border: 1px solid #ccc; padding: 0.25em 0.5em; text-align: left; }\n"
-               "td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
-               "figure { margin: 1.5em 0; } figure img { max-width: 100%; height: auto; border: 1px solid #ddd; }\n"
-               "code, pre { font-family: monospace; font-size: 0.9em; }\n"
-               "pre { background: #f5f5f5; padding: 0.8em; overflow-x: auto; }\n"
-               ".note { background: #fff7e6; border-left: 4px solid #f0a020; padding: 0.6em 1em; }\n");
+    se_buf_add(&b, se_doc_css());
     char path[SE_SITE_PATH_SIZE * 2];
     se_path_join(s->tmp, "style.css", path, sizeof path);
     se_status st = se_buf_write_file(&b, path, "style.css", err);

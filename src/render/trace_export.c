@@ -127,7 +127,7 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     if (st == SE_OK) {
         char tmp[4400];
         snprintf(tmp, sizeof tmp, "%s.tmp-%ld", out_path, (long)getpid());
-        if (json_dump_file(chrome, tmp, JSON_COMPACT) != 0) {
+        if (json_dump_file(chrome, tmp, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0) {
             unlink(tmp);
             st = se_fail(err, SE_ERR_IO, "-o %s: cannot be written", out_path);
         } else if (rename(tmp, out_path) != 0) {
@@ -137,9 +137,18 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     }
     if (st == SE_OK) {
         print_summary(out, case_id, report);
-        fprintf(out, "wrote %s: %zu task slices on %" JSON_INTEGER_FORMAT " SM tracks (open it in "
-                "Perfetto or chrome://tracing)\n", out_path, t.n,
-                json_integer_value(json_object_get(json_object_get(report, "sm"), "sms_used")));
+        size_t tracks = 0, groups = 0, arrows = 0, i;
+        json_t *e;
+        json_array_foreach(json_object_get(chrome, "traceEvents"), i, e) {
+            const char *nm = json_string_value(json_object_get(e, "name"));
+            const char *ph = json_string_value(json_object_get(e, "ph"));
+            tracks += nm && strcmp(nm, "thread_name") == 0;
+            groups += nm && strcmp(nm, "process_name") == 0;
+            arrows += ph && strcmp(ph, "s") == 0;
+        }
+        fprintf(out, "wrote %s: %zu task slices on %zu block-slot tracks in %zu phase groups, "
+                "%zu dependency arrows (open it in Perfetto or chrome://tracing)\n", out_path, t.n,
+                tracks, groups, arrows);
         /* Written for inspection, but a trace that fails its checks is
          * not a success. */
         if (!ok || off_gpu)

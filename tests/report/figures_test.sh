@@ -19,9 +19,10 @@ ok() { echo "ok: $*"; passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit $?; }
 
-figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls"
-declare -A size=([fig1_latency]="2240 1560" [fig2_speedup]="1800 1000" [fig3_bandwidth]="1800 1300"
-                 [fig4_timelines]="1800 1400" [fig5_controls]="1600 1000")
+figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions"
+# Each figure's pixel size as provenance.json states it (sizes follow the
+# run's shapes: fig1 and fig6 have a panel per shape, fig2 a row per case).
+declare -A size
 
 # expect NAME WANT_RC SUBSTRING -- ARGS...: runs the binary, checks exit code and message.
 expect() {
@@ -59,7 +60,14 @@ else
     bad "figures of the reference run failed:"; tail -20 "$work/a.log"; finish
 fi
 
+while read -r name w h; do size[$name]="$w $h"; done < <(python3 -c '
+import json, sys
+for f in json.load(open(sys.argv[1]))["figures"]:
+    for o in f.get("outputs", []):
+        if o["format"] == "png":
+            print(f["name"], o["width"], o["height"])' "$work/a/provenance.json")
 for f in $figs; do
+    [ -n "${size[$f]:-}" ] || bad "provenance.json gives no PNG size of $f"
     for ext in svg png; do
         if [ -s "$work/a/$f.$ext" ]; then ok "$f.$ext exists and is not empty"; else bad "$f.$ext missing or empty"; fi
     done
@@ -69,6 +77,34 @@ for f in $figs; do
     [ -s "$work/a/gnuplot/$f.gp" ] || bad "gnuplot/$f.gp missing"
 done
 
+# Fig. 1: every legend entry has its own point type (the megakernel and its
+# queue-initialization control used to share one).
+pts=$(grep -o 'NaN with points pt [0-9]*' "$work/a/gnuplot/fig1_latency.gp" | awk '{print $5}')
+if [ -n "$pts" ] && [ "$(sort <<<"$pts" | uniq -d)" = "" ]; then
+    ok "fig1: $(wc -l <<<"$pts") legend entries, each with its own point type"
+else
+    bad "fig1: legend point types repeat: $(tr '\n' ' ' <<<"$pts")"
+fi
+# Fig. 2: the mechanisms on a linear axis, cuDNN and the other references in
+# a log panel of their own, every interval written beside its point.
+gp2="$work/a/gnuplot/fig2_speedup.gp"
+if [ "$(grep -c '^ *set logscale x' "$gp2")" -eq 1 ] && [ "$(grep -c '^ *unset logscale x' "$gp2")" -eq 1 ] &&
+   grep -q 'title "cudnn (reference' "$gp2" && ! grep -q 'time_ratio_to_stream' <(grep 'set multiplot title' "$gp2"); then
+    ok "fig2: mechanisms linear, references in their own log panel, no field name in the title"
+else
+    bad "fig2: panels or title not as designed"
+fi
+rows=$(grep -vc '^#\|^$' "$work/a/data/fig2_speedup.tsv")
+labels=$(grep -v '^#' "$work/a/data/fig2_speedup.tsv" | grep -c '\[.*, .*\]')
+if [ "$rows" -gt 0 ] && [ "$rows" -eq "$labels" ]; then ok "fig2: all $rows points carry their interval as text"
+else bad "fig2: $labels of $rows points carry their interval"; fi
+# Fig. 3: points with intervals on a linear axis, no bars.
+gp3="$work/a/gnuplot/fig3_bandwidth.gp"
+if grep -q 'yerrorbars' "$gp3" && ! grep -q 'with boxes\|set logscale' "$gp3"; then
+    ok "fig3: points with intervals on a linear axis"
+else
+    bad "fig3: bars or a log axis"
+fi
 run_id=$(sed -n 's/^ *"run_id": "\([^"]*\)".*/\1/p' "$ref/run.json")
 if [ -f "$ref/profile/kernels.csv" ]; then profile_want="Nsight Compute counters from profile/kernels.csv"
 else profile_want="no profiler export"; fi
@@ -82,6 +118,37 @@ for r in report.md report.html; do
     done
 done
 ok "report.md and report.html carry every section"
+# About four significant digits: no number in the report carries seven or
+# more decimals (the profile's 17-digit values once did).
+long=$(grep -oE '[0-9]+\.[0-9]{7,}' "$work/a/report.md" | wc -l)
+if [ "$long" -eq 0 ]; then ok "report.md: no number with 7 or more decimals"
+else bad "report.md: $long numbers with 7 or more decimals, e.g. $(grep -oE '[0-9]+\.[0-9]{7,}' "$work/a/report.md" | head -1)"; fi
+# Counters that look wrong are explained, when the run's own file has them.
+if [ -f "$ref/profile/kernels.csv" ]; then
+    read -r zeros over < <(python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print(sum(1 for r in rows if r.get("dram_write_bytes") not in (None, "") and float(r["dram_write_bytes"]) == 0),
+      sum(1 for r in rows if r.get("l2_hit_rate_pct") not in (None, "") and float(r["l2_hit_rate_pct"]) > 100))' "$ref/profile/kernels.csv")
+    for r in report.md report.html; do
+        if [ "$zeros" -gt 0 ] && ! grep -q "DRAM bytes written of 0.* $zeros of" "$work/a/$r"; then
+            bad "$r: $zeros kernels write 0 DRAM bytes, not explained with their count"
+        elif [ "$over" -gt 0 ] && ! grep -q "L2 hit rates above 100%.* $over of" "$work/a/$r"; then
+            bad "$r: $over L2 hit rates above 100%, not explained with their count"
+        else
+            ok "$r: DRAM writes of 0 ($zeros) and L2 hit rates over 100% ($over) explained"
+        fi
+    done
+fi
+# The HTML report: styled, a contents list after the answer, tables in
+# boxes that scroll.
+if grep -q '<style>' "$work/a/report.html" && grep -q '<nav class="toc" id="contents">' "$work/a/report.html" &&
+   [ "$(grep -c '<table>' "$work/a/report.html")" -eq "$(grep -c '<div class="scroll"><table>' "$work/a/report.html")" ] &&
+   awk '/<h2 id="the-answer">/{a=NR} /<nav class="toc"/{t=NR} END{exit !(a && t && a < t)}' "$work/a/report.html"; then
+    ok "report.html: styled, the answer then a contents list, every table in a scrolling box"
+else
+    bad "report.html: style, contents list after the answer or scrolling tables missing"
+fi
 if grep -qE '(src|href)="(https?:)?//' "$work/a/report.html"; then bad "report.html makes an external request"
 else ok "report.html has no external request"; fi
 for f in $figs; do
@@ -105,10 +172,11 @@ while read -r sec path hash; do
     checked=$((checked + 1))
 done < "$work/a.hashes"
 outputs=$(grep -c '^outputs ' "$work/a.hashes")
-if [ "$wrong" -eq 0 ] && [ "$checked" -gt 100 ] && [ "$outputs" -eq 10 ]; then
+nfigs=$(wc -w <<<"$figs")
+if [ "$wrong" -eq 0 ] && [ "$checked" -gt 100 ] && [ "$outputs" -eq $((2 * nfigs)) ]; then
     ok "provenance.json: $checked hashes match their files ($outputs figure outputs)"
 else
-    bad "provenance.json: $wrong of $checked hashes wrong, $outputs figure outputs (want 10)"
+    bad "provenance.json: $wrong of $checked hashes wrong, $outputs figure outputs (want $((2 * nfigs)))"
 fi
 
 # A rebuild elsewhere: data, scripts, SVGs and the report are byte-identical,
@@ -128,7 +196,7 @@ else
 fi
 png_same=0
 for f in $figs; do cmp -s "$work/a/$f.png" "$work/b/$f.png" && png_same=$((png_same + 1)); done
-echo "info: $png_same of 5 PNGs byte-identical on this machine (not required)"
+echo "info: $png_same of $nfigs PNGs byte-identical on this machine (not required)"
 
 # A file the user added to a previous output is never deleted: figures
 # refuses, naming it (issue 16); without it the output is replaced whole.

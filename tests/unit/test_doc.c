@@ -9,6 +9,10 @@
  * preformatted text indented. The HTML back end is the program's one HTML
  * escaper: each of & < > " ' must come out as an entity wherever text from
  * a run reaches a page (text, code, link text and target, alt text, pre).
+ * Its layout helpers: every table in a box that scrolls sideways, a long
+ * table folded, a contents list nested by level with working anchors after
+ * the first section; and the report's number format (about four
+ * significant digits).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +24,7 @@
 
 #include "render/buf.h"
 #include "render/doc.h"
+#include "render/report_sections.h"
 
 static void plain_text_lays_out_headings_lists_tables_and_pre(void **state)
 {
@@ -114,12 +119,91 @@ static void html_escapes_every_run_and_attribute(void **state)
     se_doc_free(&d);
 }
 
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+static void html_wraps_tables_folds_long_ones_and_lists_contents(void **state)
+{
+    (void)state;
+    se_doc d = {0};
+    se_doc_heading(&d, 1, "Report");
+    se_doc_heading(&d, 2, "The answer");
+    se_doc_para(&d, "yes");
+    se_doc_heading(&d, 2, "Timing");
+    se_doc_heading(&d, 3, "Shape 1x1");
+    se_doc_table(&d, "a|b", "lr");
+    const char *r[] = {"x", "1"};
+    se_doc_row(&d, 2, r);
+    se_doc_table_end(&d);
+    se_doc_heading(&d, 3, "Shape 2x2");
+    se_doc_table(&d, "a|b", "lr");
+    for (int i = 0; i <= SE_DOC_FOLD_ROWS; i++)
+        se_doc_row(&d, 2, r);
+    se_doc_table_end(&d);
+    se_doc_heading(&d, 2, "Limits");
+    se_buf b = {0};
+    se_doc_html_with_toc(&d, NULL, 3, &b);
+    const char *h = se_buf_str(&b);
+    /* Every table scrolls in its own box; only the long one is folded. */
+    assert_int_equal(count(h, "<table>"), 2);
+    assert_int_equal(count(h, "<div class=\"scroll\"><table>"), 2);
+    assert_int_equal(count(h, "<details>"), 1);
+    /* The answer comes before the contents, the rest after it. */
+    const char *answer = strstr(h, "id=\"the-answer\""), *toc = strstr(h, "<nav class=\"toc\"");
+    const char *timing = strstr(h, "<h2 id=\"timing\"");
+    assert_non_null(answer);
+    assert_non_null(toc);
+    assert_non_null(timing);
+    assert_true(answer < toc && toc < timing);
+    /* Nested contents: level 3 inside level 2, every link to an id. */
+    assert_non_null(strstr(h, "<li><a href=\"#timing\">Timing</a><ul>\n"
+                              "<li><a href=\"#shape-1x1\">Shape 1x1</a></li>\n"
+                              "<li><a href=\"#shape-2x2\">Shape 2x2</a></li>\n</ul></li>\n"
+                              "<li><a href=\"#limits\">Limits</a></li>\n</ul>\n</nav>"));
+    assert_int_equal(count(h, "<ul>"), count(h, "</ul>"));
+    assert_int_equal(count(h, "<li>"), count(h, "</li>"));
+    assert_int_equal(count(h, "href=\"#contents\""), 3);
+    se_buf_free(&b);
+    /* Without a contents list no heading links to one. */
+    se_doc_html(&d, NULL, &b);
+    assert_int_equal(count(se_buf_str(&b), "#contents"), 0);
+    assert_non_null(strstr(se_buf_str(&b), "<a class=\"anchor\" href=\"#shape-2x2\""));
+    se_buf_free(&b);
+    se_doc_free(&d);
+}
+
+static void report_numbers_have_about_four_significant_digits(void **state)
+{
+    (void)state;
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {
+        {0.089999999999999997, "0.09000"}, {125.67, "125.7"},    {12.44, "12.44"},
+        {3.3999999999999999, "3.400"},      {8979.123, "8979"},  {123456.7, "123457"},
+        {9.99996, "10.00"},                 {0.99996, "1.000"},  {0, "0"},
+        {-1.23456, "-1.235"},               {0.00001234, "1.234e-05"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[64];
+        se_rep_sig(buf, sizeof buf, cases[i].v);
+        assert_string_equal(buf, cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(plain_text_lays_out_headings_lists_tables_and_pre),
         cmocka_unit_test(esc_html_escapes_the_five_special_characters),
         cmocka_unit_test(html_escapes_every_run_and_attribute),
+        cmocka_unit_test(html_wraps_tables_folds_long_ones_and_lists_contents),
+        cmocka_unit_test(report_numbers_have_about_four_significant_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

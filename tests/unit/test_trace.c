@@ -674,7 +674,13 @@ static void test_csv_round_trip_and_refusals_name_the_line(void **state)
     assert_msg_has(&err, "empty");
 }
 
-static void test_chrome_export_has_one_event_per_record_on_its_sm_track(void **state)
+/* A track of the export: its group (pid) and slot (tid). */
+typedef struct xtrack {
+    json_int_t pid, tid;
+    double ts, end;
+} xtrack;
+
+static void test_chrome_export_gives_each_block_slot_a_track_and_each_edge_an_arrow(void **state)
 {
     (void)state;
     se_taskgeom g = se_taskgeom_make(8, 40, 10);
@@ -682,7 +688,7 @@ static void test_chrome_export_has_one_event_per_record_on_its_sm_track(void **s
     json_t *j = NULL;
     se_err err = {{0}};
     assert_int_equal(se_trace_chrome(&g, SE_TRACE_PHASED, &t, "8x40.fusion", &j, &err), SE_OK);
-    char *s = json_dumps(j, JSON_COMPACT);
+    char *s = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(15));
     assert_non_null(s);
     json_decref(j);
     json_error_t jerr;
@@ -690,67 +696,86 @@ static void test_chrome_export_has_one_event_per_record_on_its_sm_track(void **s
     free(s);
     if (!j)
         fail_msg("Chrome JSON does not parse: %s", jerr.text);
-    assert_string_equal(jstr(j, "displayTimeUnit"), "ns");
     json_t *ev = jarr(j, "traceEvents");
-    size_t nx = 0, nthread = 0, nproc = 0;
-    int thread_of_sm[6] = {0};
+    size_t nx = 0, nproc = 0, nflow_s = 0, nflow_f = 0;
     uint64_t t0 = UINT64_MAX;
     for (size_t i = 0; i < t.n; i++)
         t0 = t.v[i].start_ns < t0 ? t.v[i].start_ns : t0;
+    xtrack *x = calloc(t.n, sizeof *x);
+    assert_non_null(x);
     for (size_t i = 0; i < json_array_size(ev); i++) {
         json_t *e = json_array_get(ev, i);
         const char *ph = jstr(e, "ph");
         if (strcmp(ph, "M") == 0) {
-            const char *nm = jstr(e, "name");
-            if (strcmp(nm, "thread_name") == 0) {
-                json_int_t tid = jint(e, "tid");
-                assert_true(tid >= 0 && tid < 6);
-                thread_of_sm[tid]++;
-                char want[16];
-                snprintf(want, sizeof want, "SM %d", (int)tid);
-                assert_string_equal(jstr(json_object_get(e, "args"), "name"), want);
-                nthread++;
-            } else {
-                assert_string_equal(nm, "process_name");
-                assert_string_equal(jstr(json_object_get(e, "args"), "name"), "8x40.fusion");
+            if (strcmp(jstr(e, "name"), "process_name") == 0) {
+                /* One group per phase, named by the case and the phase. */
+                char want[32];
+                snprintf(want, sizeof want, "8x40.fusion: phase %c", (char)('A' + jint(e, "pid") - 1));
+                assert_non_null(strstr(jstr(json_object_get(e, "args"), "name"), want));
                 nproc++;
             }
+            continue;
+        }
+        if (strcmp(ph, "s") == 0 || strcmp(ph, "f") == 0) {
+            nflow_s += ph[0] == 's';
+            nflow_f += ph[0] == 'f';
             continue;
         }
         assert_string_equal(ph, "X");
         /* X events follow the records' order. */
         assert_true(nx < t.n);
-        const se_trace_task *r = &t.v[nx++];
+        const se_trace_task *r = &t.v[nx];
         char want[64];
         se_trace_task_name(&g, SE_TRACE_PHASED, r->task, want, sizeof want);
         assert_string_equal(jstr(e, "name"), want);
-        assert_true(want[1] == '(' && strchr("ABCDE", want[0]));
         char cat[2] = {want[0], '\0'};
         assert_string_equal(jstr(e, "cat"), cat);
-        assert_int_equal(jint(e, "tid"), r->sm);
+        assert_int_equal(jint(e, "pid"), want[0] - 'A' + 1);
         json_t *args = json_object_get(e, "args");
         assert_int_equal(jint(args, "block"), r->block);
+        assert_int_equal(jint(args, "sm"), r->sm);
         assert_int_equal(jint(args, "task"), r->task);
         double dur = jreal(e, "dur");
-        assert_true(dur >= 0);
         assert_float_equal(dur, (double)(r->end_ns - r->start_ns) / 1000.0, 1e-9);
         assert_float_equal(jreal(e, "ts"), (double)(r->start_ns - t0) / 1000.0, 1e-9);
+        x[nx++] = (xtrack){jint(e, "pid"), jint(e, "tid"), jreal(e, "ts"), jreal(e, "ts") + dur};
+        /* Its track is named after its SM. */
+        int named = 0;
+        for (size_t k = 0; k < json_array_size(ev); k++) {
+            json_t *m = json_array_get(ev, k);
+            if (strcmp(jstr(m, "ph"), "M") == 0 && strcmp(jstr(m, "name"), "thread_name") == 0 &&
+                jint(m, "pid") == jint(e, "pid") && jint(m, "tid") == jint(e, "tid")) {
+                char sm[32];
+                snprintf(sm, sizeof sm, "SM %d, block slot ", r->sm);
+                assert_non_null(strstr(jstr(json_object_get(m, "args"), "name"), sm));
+                named++;
+            }
+        }
+        assert_int_equal(named, 1);
     }
     assert_int_equal(nx, t.n);
-    assert_int_equal(nproc, 1);
-    assert_int_equal(nthread, 3); /* SMs 1, 3, 5 */
-    assert_int_equal(thread_of_sm[1], 1);
-    assert_int_equal(thread_of_sm[3], 1);
-    assert_int_equal(thread_of_sm[5], 1);
-    /* A name looks like "A(0,1)". */
-    json_t *first_x = NULL;
-    for (size_t i = 0; i < json_array_size(ev) && !first_x; i++)
-        if (strcmp(jstr(json_array_get(ev, i), "ph"), "X") == 0)
-            first_x = json_array_get(ev, i);
-    assert_non_null(first_x);
-    char nm[64];
-    se_trace_task_name(&g, SE_TRACE_PHASED, id_of(&g, SE_PHASE_A, 0, 1), nm, sizeof nm);
-    assert_string_equal(nm, "A(0,1)");
+    assert_int_equal(nproc, SE_NPHASES);
+    /* No two slices of one track overlap, although the tasks of a phase
+     * on one SM all run at once in this trace (several tracks per SM). */
+    size_t tracks_of_sm1_phase_a = 0;
+    for (size_t a = 0; a < nx; a++)
+        for (size_t b = a + 1; b < nx; b++)
+            if (x[a].pid == x[b].pid && x[a].tid == x[b].tid)
+                assert_true(x[a].end <= x[b].ts + 1e-9 || x[b].end <= x[a].ts + 1e-9);
+    for (size_t a = 0; a < nx; a++) {
+        int first = 1;
+        for (size_t b = 0; b < a; b++)
+            first &= !(x[b].pid == x[a].pid && x[b].tid == x[a].tid);
+        tracks_of_sm1_phase_a += first && x[a].pid == 1 && t.v[a].sm == 1;
+    }
+    assert_true(tracks_of_sm1_phase_a > 1);
+    /* One arrow per dependency edge. */
+    size_t edges = 0;
+    for (int64_t k = 0; k < g.total; k++)
+        edges += (size_t)se_task_dep_count(&g, k);
+    assert_int_equal(nflow_s, edges);
+    assert_int_equal(nflow_f, edges);
+    free(x);
     json_decref(j);
     se_trace_free(&t);
 
@@ -887,7 +912,7 @@ int main(void)
         cmocka_unit_test(test_rowblock_one_record_per_row_passes_missing_and_out_of_range_fail),
         cmocka_unit_test(test_end_before_start_is_invalid),
         cmocka_unit_test(test_csv_round_trip_and_refusals_name_the_line),
-        cmocka_unit_test(test_chrome_export_has_one_event_per_record_on_its_sm_track),
+        cmocka_unit_test(test_chrome_export_gives_each_block_slot_a_track_and_each_edge_an_arrow),
         cmocka_unit_test(test_sm_summary_counts_gaps_and_merges_overlapping_tasks),
         cmocka_unit_test(test_file_records_whose_columns_or_sm_disagree_are_invalid),
         cmocka_unit_test(test_negative_values_in_a_trace_file_are_refused_with_the_line),
