@@ -171,10 +171,15 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
     }
     if (!saved)
         return;
+    /* arrays_max_bytes: the cap in input bytes, or null for every case;
+     * absent in the runs made before run.json recorded it. */
     json_int_t max_bytes = -1;
-    if (json_object_get(run, "arrays_max_bytes") &&
-        se_json_get_int(run, "arrays_max_bytes", 0, INT64_MAX, &max_bytes, SE_RUN_JSON, &e) !=
-            SE_OK) {
+    const json_t *cap = json_object_get(run, "arrays_max_bytes");
+    if (json_is_null(cap))
+        max_bytes = 0;
+    else if (cap &&
+             se_json_get_int(run, "arrays_max_bytes", 1, INT64_MAX, &max_bytes, SE_RUN_JSON, &e) !=
+                 SE_OK) {
         verify_type_problem(v, &e);
         return;
     }
@@ -228,6 +233,45 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
         verify_problem(v, "run.json: field 'arrays_saved': %s more arrays the rule saves are not in the "
                 "manifest%s", n, "");
     }
+}
+
+/* environment.json's placement, where the run recorded one (docs/SLURM.md):
+ * the Slurm ids and CUDA_VISIBLE_DEVICES strings or null, the host name a
+ * string, the device ordinal a whole number equal to gpu.ordinal. */
+static void check_placement(verify_ctx *v)
+{
+    const json_t *env = v->rd.env, *pl = json_object_get(env, "placement");
+    if (!env || !pl)
+        return;
+    static const char where[] = SE_ENVIRONMENT_JSON ": placement";
+    if (!json_is_object(pl)) {
+        verify_problem(v, "%s: expected an object, got %s", where, se_json_type_name(pl));
+        return;
+    }
+    static const char *const maybe[] = {"slurm_job_id", "slurm_array_job_id",
+                                        "slurm_array_task_id", "cuda_visible_devices"};
+    for (size_t k = 0; k < sizeof maybe / sizeof maybe[0]; k++) {
+        const json_t *f = json_object_get(pl, maybe[k]);
+        if (!json_is_string(f) && !json_is_null(f)) {
+            char what[160];
+            snprintf(what, sizeof what, "%s': expected a string or null, got %s", maybe[k],
+                     f ? se_json_type_name(f) : "nothing");
+            verify_problem(v, "%s: field '%s", where, what);
+        }
+    }
+    se_err e = {{0}};
+    const char *host;
+    json_int_t ordinal, gpu_ordinal;
+    if (se_json_get_str(pl, "hostname", &host, where, &e) != SE_OK ||
+        se_json_get_int(pl, "device_ordinal", 0, INT32_MAX, &ordinal, where, &e) != SE_OK) {
+        verify_type_problem(v, &e);
+        return;
+    }
+    if (se_json_get_int(json_object_get(env, "gpu"), "ordinal", 0, INT32_MAX, &gpu_ordinal,
+                        SE_ENVIRONMENT_JSON ": gpu", &e) != SE_OK)
+        verify_type_problem(v, &e);
+    else if (gpu_ordinal != ordinal)
+        verify_problem(v, "%s: field 'device_ordinal' differs from gpu.ordinal%s", where, "");
 }
 
 static int peers_listed(void *ctx, const char *rel)
@@ -333,6 +377,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
         check_peers(&v, &v.rd.p);
         check_run_record(&v, &v.rd.p);
     }
+    check_placement(&v);
     se_rundata_free(&v.rd);
     size_t total = file_problems + v.problems;
     if (out)
