@@ -112,6 +112,43 @@ void verify_type_problem(verify_ctx *v, const se_err *e)
     verify_problem(v, "%s%s", e->msg, "");
 }
 
+int verify_archived(const verify_ctx *v, const char *rel)
+{
+    return v->have_remote && se_remote_has(&v->remote, rel);
+}
+
+static int archived_fn(void *ctx, const char *rel)
+{
+    return verify_archived(ctx, rel);
+}
+
+/* remote.json against the rest: every remote-only file listed in the
+ * manifest, the run id run.json's, and the complete run's manifest the
+ * one here less remote.json's line. */
+static void check_remote(verify_ctx *v)
+{
+    if (!v->have_remote)
+        return;
+    const se_remote *r = &v->remote;
+    size_t unlisted = 0;
+    for (size_t i = 0; i < r->n_files; i++)
+        if (!se_rundata_listed(&v->rd, r->files[i]) && unlisted++ < 10)
+            verify_problem(v, "remote.json: field 'files': %s is not in the manifest%s",
+                    r->files[i], "");
+    if (!se_rundata_listed(&v->rd, SE_REMOTE_JSON))
+        verify_problem(v, "remote.json: not listed in the manifest%s%s", "", "");
+    if (v->rd.run_id[0] && strcmp(v->rd.run_id, r->run_id) != 0)
+        verify_problem(v, "remote.json: field 'run_id': '%s' is not run.json's '%s'", r->run_id,
+                v->rd.run_id);
+    char hex[65];
+    se_err e = {{0}};
+    if (se_remote_complete_manifest_sha256(v->dir, hex, &e) != SE_OK)
+        verify_type_problem(v, &e);
+    else if (strcmp(hex, r->manifest_sha256) != 0)
+        verify_problem(v, "remote.json: field 'complete_manifest_sha256': the manifest without "
+                "remote.json's line hashes to %s, not %s", hex, r->manifest_sha256);
+}
+
 int verify_present(const verify_ctx *v, const char *rel)
 {
     char path[4400];
@@ -359,17 +396,41 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     v.strict = strict;
     if (out)
         fprintf(out, "verify %s\n", dir);
+    /* remote.json first: the files it says live only in the archive are
+     * remote-only on purpose (counted, not a --strict failure). */
+    se_err rerr = {{0}};
+    size_t remote_problems = 0;
+    if (se_remote_load(dir, &v.remote, &v.have_remote, &rerr) != SE_OK) {
+        v.have_remote = 0;
+        remote_problems++;
+        if (out) {
+            char shown[2048];
+            se_printable(rerr.msg, shown, sizeof shown);
+            fprintf(out, "  %s\n", shown);
+        }
+    }
     se_manifest_report rep;
-    se_status st = se_manifest_verify(dir, SE_MANIFEST_NAME, out, &rep, err);
-    if (st != SE_OK)
+    se_status st = se_manifest_verify_archived(dir, SE_MANIFEST_NAME, out, &rep, archived_fn, &v,
+                                               err);
+    if (st != SE_OK) {
+        se_remote_free(&v.remote);
         return st;
+    }
     if (out)
         fprintf(out, "files: %zu verified, %zu remote-only, %zu mismatched, %zu unlisted, %zu "
-                "malformed manifest lines\n", rep.verified, rep.remote_only, rep.mismatched,
-                rep.unlisted, rep.malformed);
+                "malformed manifest lines\n", rep.verified, rep.remote_only + rep.archived,
+                rep.mismatched, rep.unlisted, rep.malformed);
+    if (out && v.have_remote) {
+        char name[4 * sizeof v.remote.archive_name];
+        se_printable(v.remote.archive_name, name, sizeof name);
+        fprintf(out, "archive: %zu of the remote-only files live in %s (%" PRIu64 " bytes, SHA-256 "
+                "%s; remote.json), unchecked here: verify --archive %s checks them\n",
+                rep.archived, name, v.remote.archive_bytes, v.remote.archive_sha256, name);
+    }
     size_t file_problems = rep.mismatched + rep.unlisted + rep.malformed +
-                           (strict ? rep.remote_only : 0);
+                           (strict ? rep.remote_only : 0) + remote_problems;
     se_rundata_load_each(dir, &v.rd, rd_problem, &v);
+    check_remote(&v);
     if (v.rd.have_protocol) {
         check_summaries(&v, &v.rd.p);
         verify_check_validation(&v, &v.rd.p);
@@ -379,6 +440,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     }
     check_placement(&v);
     se_rundata_free(&v.rd);
+    se_remote_free(&v.remote);
     size_t total = file_problems + v.problems;
     if (out)
         fprintf(out, "verify: %s (%zu problem%s)\n", total ? "FAILED" : "OK", total,
