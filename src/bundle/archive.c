@@ -371,12 +371,19 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
         archive_manifest_free(&t);
         return se_fail(err, SE_ERR_NOMEM, "archive: out of memory");
     }
+    se_remote r;
+    memset(&r, 0, sizeof r);
     for (size_t i = 0; i < t.n; i++)
         l.v[l.n++] = t.v[i].path;
     l.v[l.n++] = SE_MANIFEST_NAME;
     if (signed_run)
         l.v[l.n++] = SE_MANIFEST_SIG;
     qsort(l.v, l.n, sizeof *l.v, cmp_entry);
+    /* The selection first: a refused one leaves nothing behind. */
+    uint64_t sel_bytes = 0;
+    snprintf(r.run_id, sizeof r.run_id, "%s", run_id);
+    if (o->mark && (st = select_remote(o, &t, &r, &sel_bytes, err)) != SE_OK)
+        goto done;
 
     char tmp[4400];
     snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", o->output);
@@ -428,17 +435,12 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     if (st != SE_OK || !o->mark)
         goto done;
 
-    se_remote r;
-    memset(&r, 0, sizeof r);
-    uint64_t sel_bytes = 0;
-    snprintf(r.run_id, sizeof r.run_id, "%s", run_id);
-    snprintf(r.archive_name, sizeof r.archive_name, "%s", base);
-    memcpy(r.archive_sha256, hex, sizeof hex);
-    r.archive_bytes = (uint64_t)ab.st_size;
-    st = select_remote(o, &t, &r, &sel_bytes, err);
-    if (st == SE_OK && r.n_files == 0 && out)
+    if (r.n_files == 0 && out)
         fprintf(out, "remote-only: nothing selected; the run stays complete\n");
-    if (st == SE_OK && r.n_files > 0) {
+    if (r.n_files > 0) {
+        snprintf(r.archive_name, sizeof r.archive_name, "%s", base);
+        memcpy(r.archive_sha256, hex, sizeof hex);
+        r.archive_bytes = (uint64_t)ab.st_size;
         if (out)
             fprintf(out, "remote-only: %zu files, %" PRIu64 " bytes, selected\n", r.n_files,
                     sel_bytes);
@@ -453,8 +455,8 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
                         "--archive %s checks the rest\n", o->run, o->run, o->output);
         }
     }
-    se_remote_free(&r);
 done:
+    se_remote_free(&r);
     free(l.v);
     archive_manifest_free(&t);
     return st;

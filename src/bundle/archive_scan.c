@@ -345,8 +345,10 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
         char hex[65];
         st = read_entry(a, rel, size, keep, hex, err);
         if (st != SE_OK) {
+            char why[sizeof err->msg];
+            snprintf(why, sizeof why, "%s", err->msg);
             free(keep);
-            st = se_fail(err, st, "%s: %s", path, err->msg);
+            st = se_fail(err, st, "%s: %s (truncated or corrupt)", path, why);
             break;
         }
         const char *expect = f ? f->hex : is_manifest ? manifest_hex : NULL;
