@@ -184,7 +184,11 @@ static se_status select_remote(const se_archive_opts *o, const manifest_table *t
         if (!matches_any(o->remote, o->n_remote, p) || matches_any(o->keep, o->n_keep, p))
             continue;
         if (!se_remote_path_allowed(p)) {
-            if (o->remote_given)
+            /* A pattern skips what verify needs; a path named as such is an error. */
+            int literal = 0;
+            for (size_t k = 0; k < o->n_remote; k++)
+                literal |= strcmp(o->remote[k], p) == 0;
+            if (o->remote_given && literal)
                 return se_fail(err, SE_ERR_USAGE, "archive: --remote-only selects %s, which verify "
                                "needs locally (only arrays/*.f32, traces/<case>.csv and %s may be "
                                "remote-only)", p, SE_PROFILE_NCU_RAW_CSV);

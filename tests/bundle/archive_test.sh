@@ -86,7 +86,7 @@ expect "archive refuses an output inside the run" 2 "inside the run" -- "$bin" a
 expect "archive refuses a selected bundle" 2 "already a selected bundle" -- "$bin" archive "$work/run" -o "$work/again.tar.gz"
 copy sel
 expect "archive refuses a --remote-only that selects what verify needs" 2 "which verify needs locally" -- \
-    "$bin" archive "$work/sel" -o "$work/sel.tar.gz" --remote-only 'samples/*'
+    "$bin" archive "$work/sel" -o "$work/sel.tar.gz" --remote-only 'arrays/*' --remote-only summary.json
 [ ! -e "$work/sel.tar.gz" ] && [ ! -e "$work/sel/remote.json" ] && { echo "ok: nothing left behind by the refusal"; passes=$((passes + 1)); } ||
     { echo "FAIL: a refused archive left files"; fails=$((fails + 1)); }
 

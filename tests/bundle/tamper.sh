@@ -315,6 +315,8 @@ if command -v python3 >/dev/null; then
     fresh; jedit protocol.json 'd["tolerance"]["rtol"] = 0.5'
     jedit validation.json 'd["tolerance"]["rtol"] = 0.5'
     vcheck "hostile: protocol.json edited, bundle_copy_sha256 not" 1 "run.json: field 'protocol.bundle_copy_sha256' is not the SHA-256 of protocol.json" -- "$work/run"
+    fresh; python3 -c 'import json,sys; p=sys.argv[1]; j=json.load(open(p)); j["placement"]={"slurm_job_id":7,"slurm_array_job_id":None,"slurm_array_task_id":None,"hostname":"h","cuda_visible_devices":None,"device_ordinal":j["gpu"]["ordinal"]}; open(p,"w").write(json.dumps(j,indent=2)+"\n")' "$work/run/environment.json"; rehash environment.json
+    vcheck "hostile: placement slurm_job_id of the wrong type" 1 "environment.json: placement: field 'slurm_job_id': expected a string or null, got an integer" -- "$work/run"
     fresh; rm "$work/run/arrays/1x7.rowblock.y.f32"; sed -i '\|  arrays/1x7.rowblock.y.f32$|d' "$work/run/MANIFEST.sha256"
     vcheck "hostile: arrays_saved true, an array and its line removed" 1 "arrays/1x7.rowblock.y.f32, which the rule saves, is not in the manifest" -- "$work/run"
     fresh; rm "$work/run/$trace"; sed -i "\|  $trace\$|d" "$work/run/MANIFEST.sha256"
