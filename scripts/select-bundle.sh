@@ -3,10 +3,10 @@
 # run into its selected bundle (docs/ARCHIVE.md): writes the complete run as
 # ARCHIVE_DIR/<run_id>.tar.gz (default: archives/ at the repository's top,
 # which git ignores: the archives are kept outside the repository) with its
-# .sha256, leaves the selected files in RUN (by default: the saved arrays,
-# traces and profiler export of at least 256 KiB become remote-only, except
-# the traces the figures draw; pass archive's --remote-only/--keep options
-# after --), then checks `verify --strict RUN` and `verify RUN --archive`.
+# .sha256, leaves the selected files in RUN (by default: the saved arrays
+# and traces of at least 256 KiB become remote-only, except the traces the
+# figures draw; pass archive's --remote-only/--keep options after --), then
+# checks `verify --strict RUN` and `verify RUN --archive`.
 # SE_BIN names the program (default build/softmax-evidence).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

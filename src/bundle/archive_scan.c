@@ -459,6 +459,20 @@ se_status se_verify_archive(const char *run, const char *archive, FILE *out, se_
                 (uint64_t)sb.st_size, hex, name,
                 strcmp(base, v.remote.archive_name) == 0 ? "" : " (the file was renamed)");
     }
+    char here[65];
+    se_err merr = {{0}};
+    if (se_remote_complete_manifest_sha256(run, here, &merr) != SE_OK) {
+        problems++;
+        if (out)
+            fprintf(out, "  archive: %s\n", merr.msg);
+    } else if (strcmp(here, v.remote.manifest_sha256) != 0) {
+        problems++;
+        if (out)
+            fprintf(out, "  archive: the manifest here, less remote.json's line, hashes to %s, not "
+                    "to remote.json's complete_manifest_sha256 %s: files here changed since the "
+                    "archive was made (their entries are named below)\n", here,
+                    v.remote.manifest_sha256);
+    }
     manifest_table t;
     se_rundata_load_each(run, &v.rd, ignore_problem, NULL);
     st = archive_manifest_load(run, &t, err);

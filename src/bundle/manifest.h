@@ -34,7 +34,9 @@
 #define SE_MANIFEST_MAX_FILES (1 << 20)
 
 /* Writes dir/<name> (written to a temporary file in dir, then renamed)
- * listing every regular file below dir except <name> itself. Refuses a
+ * listing every regular file below dir except <name> itself; in a
+ * selected bundle (dir/remote.json), also the remote-only files it names
+ * that are not here, with the hashes the manifest listed. Refuses a
  * symbolic link, a non-regular file, or a path with other characters,
  * naming it. */
 se_status se_manifest_write(const char *dir, const char *name, se_err *err);

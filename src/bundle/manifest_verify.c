@@ -39,7 +39,7 @@ static void print_escaped(FILE *out, const char *s)
 
 static const entry *find_entry(const entry_list *on_disk, const char *path)
 {
-    entry key = {(char *)path, 0};
+    entry key = {(char *)path, 0, ""};
     if (on_disk->n == 0)
         return NULL;
     return bsearch(&key, on_disk->v, on_disk->n, sizeof key, manifest_cmp_entry);

@@ -1,9 +1,10 @@
 /*
  * archive_cmd.c - the `archive` subcommand (see archive_cmd.h): parsing, and
- * the default selection. By default the saved arrays, the traces' task
- * records and the profiler's raw export of at least 256 KiB are
- * remote-only, except the traces Fig. 4 and the site draw, so that the
- * selected bundle still verifies, draws every figure and builds the site.
+ * the default selection. By default the saved arrays and the traces' task
+ * records of at least 256 KiB are remote-only, except the traces Fig. 4 and
+ * the site draw, so that the selected bundle still verifies, draws every
+ * figure, builds the site and re-derives its profile (profile --reparse
+ * needs profile/ncu_raw.csv).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "tool/archive_cmd.h"
@@ -36,9 +37,9 @@ void se_archive_usage(FILE *out)
             "  --remote-only GLOB    files to leave remote-only (fnmatch, '*' crosses '/';\n"
             "                        repeatable); only arrays/*.f32, traces/<case>.csv and\n"
             "                        profile/ncu_raw.csv may be (a pattern skips the rest,\n"
-            "                        a path named outright is refused). Default: arrays/*,\n"
-            "                        traces/* and profile/ncu_raw.csv of at least %d\n"
-            "                        bytes, except the traces Fig. 4 and the site draw\n"
+            "                        a path named outright is refused). Default: arrays/*\n"
+            "                        and traces/* of at least %d bytes, except the\n"
+            "                        traces Fig. 4 and the site draw\n"
             "  --keep GLOB           files that stay local whatever else matches\n"
             "  --remote-min-bytes N  only files of at least N bytes are remote-only\n"
             "                        (default %d without --remote-only, else 0)\n"
@@ -113,7 +114,7 @@ se_status se_archive_main(const se_archive_cli *o, FILE *out, se_err *err)
     if (!se_archive_supported())
         return se_fail(err, SE_ERR_USAGE, "archive: not built in: this build has no libarchive "
                        "(install libarchive-dev, scripts/deps.sh, and rebuild)");
-    static const char *const defaults[] = {"arrays/*", "traces/*", SE_PROFILE_NCU_RAW_CSV};
+    static const char *const defaults[] = {"arrays/*", "traces/*"};
     const char **keep = calloc(o->n_keep + SE_NSTRATEGIES + 1, sizeof *keep);
     char (*tl)[SE_CASE_ID_SIZE + 16] = calloc(SE_NSTRATEGIES, sizeof *tl);
     if (!keep || !tl) {

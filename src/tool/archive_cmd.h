@@ -12,8 +12,8 @@
 
 #include "model/se_common.h"
 
-/* Files of at least this many bytes under arrays/ and traces/ (and the
- * profiler's raw export) are remote-only by default. */
+/* Files of at least this many bytes under arrays/ and traces/ are
+ * remote-only by default. */
 #define SE_ARCHIVE_DEFAULT_MIN_BYTES 262144
 
 typedef struct se_archive_cli {
