@@ -81,6 +81,12 @@ expect "verify --archive re-checks every remote-only file" 0 "$n_remote of $n_re
 n_arrays=$(tar tzf "$work/run.tar.gz" | grep -c '\.y\.f32$')
 expect "verify --archive recomputes every saved output" 0 "verify --archive: OK" -- \
     sh -c "'$bin' verify '$work/run' --archive '$work/run.tar.gz' | grep -E 'archive: [0-9]+ validation cases and [0-9]+ peer outputs' | awk '{ if (\$2 + \$6 == $n_arrays) print \"verify --archive: OK\" }'"
+if [ -f "$work/run/profile/ncu_raw.csv" ]; then
+    cp -r "$work/run" "$work/rp"
+    "$bin" profile "$work/rp" --reparse >/dev/null 2>&1
+    expect "profile --reparse on a selected bundle keeps the remote-only lines" 0 "archive: $n_remote of the remote-only files live in" -- \
+        "$bin" verify --strict "$work/rp"
+fi
 expect "archive refuses an existing output" 2 "exists" -- "$bin" archive "$work/probe" -o "$work/run.tar.gz"
 expect "archive refuses an output inside the run" 2 "inside the run" -- "$bin" archive "$work/probe" -o "$work/probe/x.tar.gz"
 expect "archive refuses a selected bundle" 2 "already a selected bundle" -- "$bin" archive "$work/run" -o "$work/again.tar.gz"
