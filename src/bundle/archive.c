@@ -287,7 +287,8 @@ static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, 
     static const char tmp_remote[] = SE_MANIFEST_TMP_PREFIX "-remote.json";
     static const char tmp_manifest[] = SE_MANIFEST_TMP_PREFIX "-MANIFEST.sha256";
     char a[4400], b[4400];
-    se_status st = se_remote_complete_manifest_sha256(o->run, r->manifest_sha256, err);
+    se_status st = se_manifest_sha256_without(o->run, SE_MANIFEST_NAME, SE_REMOTE_JSON,
+                                                r->manifest_sha256, err);
     if (st == SE_OK)
         st = se_remote_write(o->run, tmp_remote, r, err);
     unsigned char d[32];

@@ -113,11 +113,16 @@ int archive_path_cmp(const char *a, const char *b)
 
 /* ---- streaming an archive ----------------------------------------------- */
 
+/* At most this many problems of an archive are printed; the rest are counted. */
+#define SHOWN_PROBLEMS 50
+
 static void scan_problem(archive_scan_report *rep, FILE *out, const char *fmt, const char *a,
                          const char *b)
 {
-    rep->problems++;
-    if (out) {
+    if (++rep->problems == SHOWN_PROBLEMS + 1 && out)
+        fprintf(out, "  archive: more problems follow; only the first %d are shown\n",
+                SHOWN_PROBLEMS);
+    if (out && rep->problems <= SHOWN_PROBLEMS) {
         char msg[2048], shown[4 * sizeof msg];
         snprintf(msg, sizeof msg, fmt, a, b);
         se_printable(msg, shown, sizeof shown);
@@ -269,6 +274,9 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
         return st;
     }
     size_t prefix = strlen(run_id);
+    int seen_manifest = 0, seen_sig = 0;
+    size_t out_of_order = 0;         /* outputs read before their shape's input */
+    char first_out_of_order[SE_CASE_ID_SIZE + 16] = "";
     float *x = NULL;                 /* the current shape's input, kept for its outputs */
     const se_shape *x_shape = NULL;
     char x_rel[SE_CASE_ID_SIZE + 16] = "";
@@ -287,12 +295,28 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
         name = name ? name : "";
         char shown[4200];
         se_printable(name, shown, sizeof shown);
+        char folder[4200];
+        size_t nl = strlen(name);
+        if (archive_entry_filetype(e) == AE_IFDIR && nl > 0 && nl < sizeof folder &&
+            name[nl - 1] == '/') {
+            memcpy(folder, name, nl - 1); /* "rid/arrays/" is checked as "rid/arrays" */
+            folder[nl - 1] = '\0';
+            name = folder;
+        }
+        if (strcmp(name, run_id) == 0 && archive_entry_filetype(e) == AE_IFDIR) {
+            rep->entries--;
+            continue;
+        }
         if (strncmp(name, run_id, prefix) != 0 || name[prefix] != '/' || !path_ok(name + prefix + 1)) {
             scan_problem(rep, out, "archive: entry '%.300s': not a path below %s/ that a manifest "
                          "may list (absolute, '..', or other bytes): not read", shown, run_id);
             continue;
         }
         const char *rel = name + prefix + 1;
+        if (archive_entry_filetype(e) == AE_IFDIR && !archive_entry_hardlink(e)) {
+            rep->entries--; /* a folder entry (tar adds them): nothing to check, never unpacked */
+            continue;
+        }
         if (archive_entry_filetype(e) != AE_IFREG || archive_entry_hardlink(e) ||
             archive_entry_symlink(e)) {
             scan_problem(rep, out, "archive: entry %s: not a regular file (a link, folder or "
@@ -309,12 +333,12 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
                          "");
             continue;
         }
-        if (f && f->seen) {
+        int *seen = f ? &f->seen : is_manifest ? &seen_manifest : &seen_sig;
+        if (*seen) {
             scan_problem(rep, out, "archive: entry %s: a second entry of that path%s", rel, "");
             continue;
         }
-        if (f)
-            f->seen = 1;
+        *seen = 1;
         if (!archive_entry_size_is_set(e) || archive_entry_size(e) < 0 ||
             (uint64_t)archive_entry_size(e) > SE_ARCHIVE_ENTRY_MAX) {
             char sz[32];
@@ -375,8 +399,8 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
                 scan_problem(rep, out, "archive: entry %s: no record of %s in validation.json or "
                              "peers.json", rel, id);
             } else if (x_shape != sh) {
-                scan_problem(rep, out, "archive: entry %s: comes before its shape's input, so it "
-                             "cannot be re-checked in one pass%s", rel, "");
+                if (out_of_order++ == 0)
+                    snprintf(first_out_of_order, sizeof first_out_of_order, "%s", rel);
             } else {
                 char where[300];
                 snprintf(where, sizeof where, "%s: %s (from the archive)", file, id);
@@ -397,6 +421,16 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     archive_read_free(a);
     if (st != SE_OK)
         return st;
+    if (out_of_order) {
+        char n[32];
+        snprintf(n, sizeof n, "%zu", out_of_order);
+        scan_problem(rep, out, "archive: %s saved outputs (the first %s) come before their "
+                     "shape's input, as in an archive that `archive` did not write: their hashes "
+                     "are checked, their validation is not recomputed", n, first_out_of_order);
+    }
+    if (!seen_manifest)
+        scan_problem(rep, out, "archive: no entry %s/%s: the complete run's manifest is not "
+                     "there", run_id, SE_MANIFEST_NAME);
     size_t missing = 0;
     for (size_t i = 0; i < t->n; i++)
         if (!t->v[i].seen && !(skip_path && strcmp(t->v[i].path, skip_path) == 0) &&
@@ -461,7 +495,7 @@ se_status se_verify_archive(const char *run, const char *archive, FILE *out, se_
     }
     char here[65];
     se_err merr = {{0}};
-    if (se_remote_complete_manifest_sha256(run, here, &merr) != SE_OK) {
+    if (se_manifest_sha256_without(run, SE_MANIFEST_NAME, SE_REMOTE_JSON, here, &merr) != SE_OK) {
         problems++;
         if (out)
             fprintf(out, "  archive: %s\n", merr.msg);

@@ -327,3 +327,39 @@ out:
     manifest_entries_free(&l);
     return st;
 }
+
+se_status se_manifest_sha256_without(const char *dir, const char *name, const char *rel,
+                                     char hex[65], se_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    se_status st = se_read_below(dir, name, SE_MANIFEST_MAX_BYTES, &buf, &len, err);
+    if (st != SE_OK)
+        return st;
+    /* The one line "<64 hex>  <rel>\n" comes out; nothing else changes. */
+    size_t rl = strlen(rel), line = 64 + 2 + rl + 1, cut = len;
+    for (size_t off = 0; off + line <= len;) {
+        const char *nl = memchr(buf + off, '\n', len - off);
+        size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+        if (end - off == line && memcmp(buf + off + 64, "  ", 2) == 0 &&
+            memcmp(buf + off + 66, rel, rl) == 0 && buf[off + 66 + rl] == '\n') {
+            cut = off;
+            break;
+        }
+        off = end;
+    }
+    se_sha256_stream *s = se_sha256_begin();
+    if (!s) {
+        free(buf);
+        return se_fail(err, SE_ERR_NOMEM, "out of memory hashing %s", name);
+    }
+    se_sha256_update(s, buf, cut);
+    if (cut < len)
+        se_sha256_update(s, buf + cut + line, len - cut - line);
+    unsigned char d[32];
+    st = se_sha256_end(s, d, err);
+    if (st == SE_OK)
+        se_hex32(d, hex);
+    free(buf);
+    return st;
+}

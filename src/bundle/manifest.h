@@ -101,6 +101,12 @@ se_status se_manifest_lists(const char *dir, const char *name, const char *rel, 
  * missing manifest): the caller must leave dir untouched. */
 se_status se_manifest_own_output(const char *dir, const char *name, const char *who, se_err *err);
 
+/* SHA-256 (hex) of dir/<name> without the one line that lists rel: for a
+ * selected bundle, with rel remote.json, the complete run's manifest that
+ * the marking extended by that line (bundle/remote.h). */
+se_status se_manifest_sha256_without(const char *dir, const char *name, const char *rel,
+                                     char hex[65], se_err *err);
+
 /* 1 when the report has no mismatched, unlisted or malformed entry and, if
  * strict, no remote-only entry (archived ones are allowed). */
 int se_manifest_ok(const se_manifest_report *rep, int strict);

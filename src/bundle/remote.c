@@ -13,9 +13,7 @@
 #include <jansson.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/manifest.h"
 #include "bundle/paths.h"
-#include "bundle/sha256.h"
 #include "model/json.h"
 
 static int ends_with(const char *s, const char *tail)
@@ -126,7 +124,7 @@ se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *er
         st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'files': expected an array, got %s", where,
                      se_json_type_name(files));
     size_t n = st == SE_OK ? json_array_size(files) : 0;
-    if (st == SE_OK && n > SE_MANIFEST_MAX_FILES)
+    if (st == SE_OK && n > SE_REMOTE_MAX_FILES)
         st = se_fail(err, SE_ERR_LIMIT, "%s: field 'files': %zu entries, more than a manifest may "
                      "list", where, n);
     if (st == SE_OK && !(r->files = calloc(n ? n : 1, sizeof *r->files)))
@@ -197,39 +195,4 @@ int se_remote_has(const se_remote *r, const char *path)
             hi = mid;
     }
     return 0;
-}
-
-se_status se_remote_complete_manifest_sha256(const char *dir, char hex[65], se_err *err)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    se_status st = se_read_below(dir, SE_MANIFEST_NAME, SE_MANIFEST_MAX_BYTES, &buf, &len, err);
-    if (st != SE_OK)
-        return st;
-    /* The one line "<64 hex>  remote.json\n" comes out; nothing else changes. */
-    static const char tail[] = "  " SE_REMOTE_JSON "\n";
-    size_t line = 64 + sizeof tail - 1, cut = len;
-    for (size_t off = 0; off + line <= len;) {
-        const char *nl = memchr(buf + off, '\n', len - off);
-        size_t end = nl ? (size_t)(nl - buf) + 1 : len;
-        if (end - off == line && memcmp(buf + off + 64, tail, sizeof tail - 1) == 0) {
-            cut = off;
-            break;
-        }
-        off = end;
-    }
-    se_sha256_stream *s = se_sha256_begin();
-    if (!s) {
-        free(buf);
-        return se_fail(err, SE_ERR_NOMEM, "out of memory hashing %s", SE_MANIFEST_NAME);
-    }
-    se_sha256_update(s, buf, cut);
-    if (cut < len)
-        se_sha256_update(s, buf + cut + line, len - cut - line);
-    unsigned char d[32];
-    st = se_sha256_end(s, d, err);
-    if (st == SE_OK)
-        se_hex32(d, hex);
-    free(buf);
-    return st;
 }

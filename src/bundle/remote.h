@@ -6,7 +6,8 @@
  * complete run's manifest (the one inside the archive) and the list of
  * remote-only files. remote.json is itself listed in MANIFEST.sha256, so a
  * signature of the manifest covers it; the other lines of the manifest are
- * the complete run's, byte for byte.
+ * the complete run's, byte for byte (se_manifest_sha256_without hashes
+ * them).
  *
  * verify reads it to tell a file that was archived on purpose from one that
  * is missing: the former is counted, named once by archive, and does not
@@ -22,6 +23,8 @@
 
 #define SE_REMOTE_JSON "remote.json"
 #define SE_REMOTE_FORMAT "softmax-evidence-remote"
+/* The most remote-only files it may list (a manifest's bound). */
+#define SE_REMOTE_MAX_FILES (1 << 20)
 
 typedef struct se_remote {
     char run_id[64];
@@ -51,10 +54,6 @@ se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, 
 
 /* 1 when path is one of r's remote-only files. */
 int se_remote_has(const se_remote *r, const char *path);
-
-/* SHA-256 (hex) of dir's MANIFEST.sha256 without the line of remote.json:
- * the complete run's manifest that the marking extended by that one line. */
-se_status se_remote_complete_manifest_sha256(const char *dir, char hex[65], se_err *err);
 
 void se_remote_free(se_remote *r);
 

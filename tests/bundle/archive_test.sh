@@ -99,11 +99,24 @@ expect "archive refuses a --remote-only that selects what verify needs" 2 "which
 # A doctored archive: one remote-only file changed (the archive's hash and that entry's fail).
 mkdir -p "$work/x" && tar xzf "$work/run.tar.gz" -C "$work/x"
 printf 'X' | dd of="$work/x/$run_id/$first_remote" bs=1 seek=10 conv=notrunc status=none
-(cd "$work/x" && tar cf - --sort=name --owner=0 --group=0 --numeric-owner "$run_id" | gzip -n > "$work/doctored.tar.gz")
+(cd "$work/x" && tar cf - --sort=name --owner=0 --group=0 --numeric-owner "$run_id" | gzip -n > "$work/doctored-tar.tar.gz")
+# the same change in the archive's own order (so only that entry differs)
+python3 - "$work/run.tar.gz" "$work/doctored.tar.gz" "$run_id/$first_remote" <<'EOF'
+import gzip, io, sys, tarfile
+src, dst, name = sys.argv[1:4]
+with tarfile.open(src) as t, gzip.open(dst, "wb") as g, tarfile.open(fileobj=g, mode="w|", format=tarfile.PAX_FORMAT) as o:
+    for m in t:
+        data = t.extractfile(m).read()
+        if m.name == name:
+            data = data[:10] + (b"Y" if data[10:11] != b"Y" else b"Z") + data[11:]
+        o.addfile(m, io.BytesIO(data))
+EOF
 expect "doctored archive: its SHA-256 is not remote.json's" 1 "remote.json records" -- \
     "$bin" verify "$work/run" --archive "$work/doctored.tar.gz"
 expect "doctored archive: the changed entry is named" 1 "entry $first_remote: SHA-256" -- \
     "$bin" verify "$work/run" --archive "$work/doctored.tar.gz"
+expect "doctored archive made by GNU tar (folders, its order): the changed entry is named" 1 "entry $first_remote: SHA-256" -- \
+    "$bin" verify "$work/run" --archive "$work/doctored-tar.tar.gz"
 expect "truncated gzip" 5 "truncated or corrupt" -- sh -c \
     "head -c \$(( \$(wc -c < '$work/run.tar.gz') / 2 )) '$work/run.tar.gz' > '$work/trunc.tar.gz' && '$bin' verify '$work/run' --archive '$work/trunc.tar.gz'"
 
