@@ -5,7 +5,7 @@
 # which come with the CUDA installation. Installs only what is missing.
 set -euo pipefail
 
-packages=(cmake ninja-build pkg-config gcc clang libc6-dev libssl-dev libcmocka-dev libjansson-dev
+packages=(cmake ninja-build pkg-config gcc clang libc6-dev libssl-dev libcmocka-dev libjansson-dev libarchive-dev
           gnuplot-nox chromium fonts-dejavu-core
           slurmctld slurmd slurm-client munge)
 

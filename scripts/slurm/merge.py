@@ -56,6 +56,18 @@ def gpu_of(run_dir):
         return None, None
 
 
+def placement_of(run_dir):
+    """environment.json's placement: where the run says it ran (Slurm job,
+    array job and task ids, host, CUDA_VISIBLE_DEVICES, --device ordinal), or
+    None for a run made before runs recorded it (docs/BUNDLE.md)."""
+    try:
+        with open(os.path.join(run_dir, "environment.json"), encoding="utf-8") as f:
+            p = json.load(f).get("placement")
+        return p if isinstance(p, dict) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def run_tool(args):
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     return p.returncode, p.stdout, p.stderr
@@ -66,6 +78,7 @@ def judge_task(fleet, binary, i):
     tdir = os.path.join(fleet, f"task-{i}")
     path = os.path.join(tdir, "task.json")
     e = {"task": i, "hostname": None, "cuda_visible_devices": None, "slurm_job_id": None,
+         "run_placement": None,
          "stand_in": None, "gpu": None, "gpu_uuid": None, "status": None, "exit_code": None,
          "message": None, "run_dir": None, "verify": {"status": "not run", "exit_code": None,
                                                        "summary": None}}
@@ -91,8 +104,14 @@ def judge_task(fleet, binary, i):
     elif t["status"] not in ("ok", "failed"):
         e["status"] = "unreadable"
         e["message"] = f"{path}: field 'status': unknown value {t['status']!r}"
+    e["run_placement"] = None
     if e["run_dir"]:
         e["gpu"], e["gpu_uuid"] = gpu_of(e["run_dir"])
+        # Where the run itself says it ran wins over the task's side file.
+        e["run_placement"] = placement_of(e["run_dir"])
+        if e["run_placement"]:
+            e["hostname"] = e["run_placement"].get("hostname") or e["hostname"]
+            e["cuda_visible_devices"] = e["run_placement"].get("cuda_visible_devices")
         rc, out, err = run_tool([binary, "verify", "--strict", e["run_dir"]])
         e["verify"] = {"status": "ok" if rc == 0 else "failed", "exit_code": rc,
                        "summary": last_line(err if rc != 0 and err.strip() else out)}

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bundle/manifest.h"
+#include "bundle/remote.h"
 #include "bundle/paths.h"
 
 #include "bundle/fsutil.h"
@@ -96,6 +97,7 @@ static se_status entries_push(entry_list *l, char *path, int regular, se_err *er
     }
     l->v[l->n].path = path;
     l->v[l->n].regular = regular;
+    l->v[l->n].listed[0] = '\0';
     l->n++;
     return SE_OK;
 }
@@ -188,6 +190,11 @@ static se_status write_lines(const char *dir, const entry_list *l, FILE *f, cons
                              se_err *err)
 {
     for (size_t i = 0; i < l->n; i++) {
+        if (l->v[i].listed[0]) {
+            if (fprintf(f, "%s  %s\n", l->v[i].listed, l->v[i].path) < 0)
+                return se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+            continue;
+        }
         char *full = manifest_join_path(dir, l->v[i].path);
         if (!full)
             return se_fail(err, SE_ERR_NOMEM, "cannot allocate a path below %s", dir);
@@ -202,6 +209,42 @@ static se_status write_lines(const char *dir, const entry_list *l, FILE *f, cons
             return se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
     }
     return SE_OK;
+}
+
+/* A selected bundle (dir/remote.json) keeps the lines of its remote-only
+ * files that are not here when its manifest is rewritten (profile does):
+ * they are added to l with their listed hashes, and l sorted again. */
+static se_status keep_remote_lines(const char *dir, const char *name, entry_list *l, se_err *err)
+{
+    if (strcmp(name, SE_MANIFEST_NAME) != 0)
+        return SE_OK;
+    se_remote r;
+    int present = 0;
+    se_status st = se_remote_load(dir, &r, &present, err);
+    if (st != SE_OK || !present)
+        return st;
+    line_list old;
+    st = manifest_read_manifest(dir, name, &old, err);
+    for (size_t i = 0; st == SE_OK && i < old.n; i++) {
+        const line_rec *o = &old.v[i];
+        entry key = {o->path, 0, ""};
+        if (!o->path || !se_remote_has(&r, o->path) ||
+            (l->n && bsearch(&key, l->v, l->n, sizeof key, manifest_cmp_entry)))
+            continue;
+        char *copy = strdup(o->path);
+        st = copy ? entries_push(l, copy, 1, err)
+                  : se_fail(err, SE_ERR_NOMEM, "cannot keep the line of %s", o->path);
+        if (st == SE_OK)
+            memcpy(l->v[l->n - 1].listed, o->hex, sizeof o->hex);
+    }
+    if (st == SE_OK && l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, manifest_cmp_entry);
+    if (st == SE_OK && old.n == 0)
+        st = se_fail(err, SE_ERR_IO, "%s/%s: a selected bundle (remote.json) without a readable "
+                     "manifest cannot have it rewritten", dir, name);
+    manifest_lines_free(&old);
+    se_remote_free(&r);
+    return st;
 }
 
 se_status se_manifest_write(const char *dir, const char *name, se_err *err)
@@ -233,6 +276,11 @@ se_status se_manifest_write(const char *dir, const char *name, se_err *err)
             manifest_entries_free(&l);
             return st;
         }
+    }
+    st = keep_remote_lines(dir, name, &l, err);
+    if (st != SE_OK) {
+        manifest_entries_free(&l);
+        return st;
     }
 
     char *final = manifest_join_path(dir, name);
@@ -277,5 +325,41 @@ out:
     free(final);
     free(tmp);
     manifest_entries_free(&l);
+    return st;
+}
+
+se_status se_manifest_sha256_without(const char *dir, const char *name, const char *rel,
+                                     char hex[65], se_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    se_status st = se_read_below(dir, name, SE_MANIFEST_MAX_BYTES, &buf, &len, err);
+    if (st != SE_OK)
+        return st;
+    /* The one line "<64 hex>  <rel>\n" comes out; nothing else changes. */
+    size_t rl = strlen(rel), line = 64 + 2 + rl + 1, cut = len;
+    for (size_t off = 0; off + line <= len;) {
+        const char *nl = memchr(buf + off, '\n', len - off);
+        size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+        if (end - off == line && memcmp(buf + off + 64, "  ", 2) == 0 &&
+            memcmp(buf + off + 66, rel, rl) == 0 && buf[off + 66 + rl] == '\n') {
+            cut = off;
+            break;
+        }
+        off = end;
+    }
+    se_sha256_stream *s = se_sha256_begin();
+    if (!s) {
+        free(buf);
+        return se_fail(err, SE_ERR_NOMEM, "out of memory hashing %s", name);
+    }
+    se_sha256_update(s, buf, cut);
+    if (cut < len)
+        se_sha256_update(s, buf + cut + line, len - cut - line);
+    unsigned char d[32];
+    st = se_sha256_end(s, d, err);
+    if (st == SE_OK)
+        se_hex32(d, hex);
+    free(buf);
     return st;
 }

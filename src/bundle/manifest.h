@@ -34,7 +34,9 @@
 #define SE_MANIFEST_MAX_FILES (1 << 20)
 
 /* Writes dir/<name> (written to a temporary file in dir, then renamed)
- * listing every regular file below dir except <name> itself. Refuses a
+ * listing every regular file below dir except <name> itself; in a
+ * selected bundle (dir/remote.json), also the remote-only files it names
+ * that are not here, with the hashes the manifest listed. Refuses a
  * symbolic link, a non-regular file, or a path with other characters,
  * naming it. */
 se_status se_manifest_write(const char *dir, const char *name, se_err *err);
@@ -42,7 +44,8 @@ se_status se_manifest_write(const char *dir, const char *name, se_err *err);
 typedef struct se_manifest_report {
     size_t listed;      /* lines in the manifest */
     size_t verified;    /* listed, present, hash matches */
-    size_t remote_only; /* listed, not present */
+    size_t remote_only; /* listed, not present (and not recorded as archived) */
+    size_t archived;    /* listed, not present, recorded as living in the run's archive */
     size_t mismatched;  /* listed and present with another hash, or unreadable */
     size_t unlisted;    /* present below dir, not listed (other than the manifest) */
     size_t malformed;   /* manifest lines that do not parse */
@@ -56,6 +59,15 @@ typedef struct se_manifest_report {
  * naming it. */
 se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
                              se_manifest_report *rep, se_err *err);
+
+/* The same, where the caller knows which files live only in an archive
+ * (bundle/remote.h): a listed file that is not present and for which
+ * archived(ctx, path) is 1 is counted in rep->archived and not printed;
+ * the others as se_manifest_verify does. */
+typedef int (*se_manifest_archived_fn)(void *ctx, const char *path);
+se_status se_manifest_verify_archived(const char *dir, const char *name, FILE *out,
+                                      se_manifest_report *rep, se_manifest_archived_fn archived,
+                                      void *ctx, se_err *err);
 
 /* One line of a manifest as se_manifest_read parsed it. */
 typedef struct se_manifest_line {
@@ -89,8 +101,14 @@ se_status se_manifest_lists(const char *dir, const char *name, const char *rel, 
  * missing manifest): the caller must leave dir untouched. */
 se_status se_manifest_own_output(const char *dir, const char *name, const char *who, se_err *err);
 
+/* SHA-256 (hex) of dir/<name> without the one line that lists rel: for a
+ * selected bundle, with rel remote.json, the complete run's manifest that
+ * the marking extended by that line (bundle/remote.h). */
+se_status se_manifest_sha256_without(const char *dir, const char *name, const char *rel,
+                                     char hex[65], se_err *err);
+
 /* 1 when the report has no mismatched, unlisted or malformed entry and, if
- * strict, no remote-only entry. */
+ * strict, no remote-only entry (archived ones are allowed). */
 int se_manifest_ok(const se_manifest_report *rep, int strict);
 
 #endif

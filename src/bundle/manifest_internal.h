@@ -17,6 +17,8 @@
 typedef struct entry {
     char *path;
     int regular;
+    char listed[65]; /* set only for a selected bundle's remote-only file, which is not here:
+                        its line is kept from the manifest being rewritten (bundle/remote.h) */
 } entry;
 
 typedef struct entry_list {

@@ -39,7 +39,7 @@ static void print_escaped(FILE *out, const char *s)
 
 static const entry *find_entry(const entry_list *on_disk, const char *path)
 {
-    entry key = {(char *)path, 0};
+    entry key = {(char *)path, 0, ""};
     if (on_disk->n == 0)
         return NULL;
     return bsearch(&key, on_disk->v, on_disk->n, sizeof key, manifest_cmp_entry);
@@ -48,9 +48,14 @@ static const entry *find_entry(const entry_list *on_disk, const char *path)
 /* Checks one well-formed line against the directory, counting and printing
  * the outcome. */
 static se_status check_listed(const char *dir, const line_rec *r, const entry_list *on_disk,
-                              FILE *out, se_manifest_report *rep)
+                              FILE *out, se_manifest_report *rep, se_manifest_archived_fn archived,
+                              void *ctx)
 {
     const entry *e = find_entry(on_disk, r->path);
+    if (!e && archived && archived(ctx, r->path)) {
+        rep->archived++;
+        return SE_OK;
+    }
     if (!e) {
         rep->remote_only++;
         if (out)
@@ -95,6 +100,13 @@ static se_status check_listed(const char *dir, const line_rec *r, const entry_li
 se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
                              se_manifest_report *rep, se_err *err)
 {
+    return se_manifest_verify_archived(dir, name, out, rep, NULL, NULL, err);
+}
+
+se_status se_manifest_verify_archived(const char *dir, const char *name, FILE *out,
+                                      se_manifest_report *rep, se_manifest_archived_fn archived,
+                                      void *ctx, se_err *err)
+{
     memset(rep, 0, sizeof *rep);
     se_status st = manifest_check_name(name, err);
     if (st != SE_OK)
@@ -135,7 +147,7 @@ se_status se_manifest_verify(const char *dir, const char *name, FILE *out,
             continue;
         }
         rep->listed++;
-        st = check_listed(dir, r, &on_disk, out, rep);
+        st = check_listed(dir, r, &on_disk, out, rep, archived, ctx);
         if (st != SE_OK) {
             st = se_fail(err, st, "cannot allocate a path below %s", dir);
             goto done;

@@ -7,6 +7,7 @@
 #include "bundle/records.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
@@ -18,7 +19,7 @@ json_t *se_run_json(const se_run_info *r)
         json_array_append_new(sources, json_pack("{s:s, s:s, s:I}", "path", r->sources[i].path,
                                                  "sha256", r->sources[i].sha256, "bytes",
                                                  (json_int_t)r->sources[i].bytes));
-    return json_pack(
+    json_t *j = json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o, s:b, s:s, s:s}",
         "format", SE_RUN_FORMAT, "version", 1, "run_id", r->run_id, "started_utc",
         r->started_utc, "finished_utc", r->finished_utc, "status", "complete", "protocol",
@@ -33,6 +34,29 @@ json_t *se_run_json(const se_run_info *r)
         "a toy: it shows the ready-task mechanism and its costs on this "
         "workload, not a model-scale megakernel result; its queue reset runs inside "
         "every timed invocation");
+    if (j && r->record_arrays_max_bytes) {
+        /* After arrays_saved, where a reader looks for it. */
+        json_t *copy = json_object();
+        const char *key;
+        json_t *v;
+        json_object_foreach(j, key, v) {
+            json_object_set(copy, key, v);
+            if (strcmp(key, "arrays_saved") == 0)
+                json_object_set_new(copy, "arrays_max_bytes",
+                                    r->arrays_saved && r->arrays_max_bytes > 0
+                                        ? json_integer((json_int_t)r->arrays_max_bytes)
+                                        : json_null());
+        }
+        json_decref(j);
+        j = copy;
+    }
+    return j;
+}
+
+/* A string that may be absent, as JSON: the string or null. */
+static json_t *str_or_null(const char *s)
+{
+    return s ? json_string(s) : json_null();
 }
 
 json_t *se_environment_json(const se_environment_info *e)
@@ -55,7 +79,7 @@ json_t *se_environment_json(const se_environment_info *e)
         json_array_append_new(cmd, json_string(e->argv[i]));
     json_t *dirty = e->source.git_dirty < 0 ? json_string("unknown")
                                             : json_boolean(e->source.git_dirty);
-    return json_pack(
+    json_t *j = json_pack(
         "{s:s, s:i, s:o, s:{s:f, s:f}, s:{s:i, s:i, s:s, s:s, s:s, s:s, s:I, s:I, s:i},"
         " s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s, s:o, s:s}, s:o}",
         "format", SE_ENVIRONMENT_FORMAT, "version", 1, "gpu", gpu, "globaltimer",
@@ -70,6 +94,17 @@ json_t *se_environment_json(const se_environment_info *e)
         "release", e->host.release, "machine", e->host.machine, "source", "git_commit",
         e->source.git_commit, "git_commit_from", e->source.git_commit_from, "git_dirty", dirty,
         "source_dir", e->source.source_dir, "command_line", cmd);
+    if (j && e->placement.recorded)
+        json_object_set_new(
+            j, "placement",
+            json_pack("{s:o, s:o, s:o, s:o, s:o, s:i}", "slurm_job_id",
+                      str_or_null(e->placement.slurm_job_id), "slurm_array_job_id",
+                      str_or_null(e->placement.slurm_array_job_id), "slurm_array_task_id",
+                      str_or_null(e->placement.slurm_array_task_id), "hostname",
+                      str_or_null(e->placement.hostname), "cuda_visible_devices",
+                      str_or_null(e->placement.cuda_visible_devices), "device_ordinal",
+                      e->placement.device_ordinal));
+    return j;
 }
 
 json_t *se_resources_json(const se_kernel_resources *k, size_t n_kernels,

@@ -29,13 +29,19 @@ typedef struct se_run_info {
     const char *protocol_source_sha256; /* of that file */
     const char *protocol_copy_sha256;   /* of the bundle's protocol.json */
     int arrays_saved;
+    /* Whether run.json records arrays_max_bytes (the runs before it did not),
+     * and the --arrays-max-bytes cap: 0 is no cap (every case's arrays,
+     * written null); with arrays not saved it is written null too. */
+    int record_arrays_max_bytes;
+    int64_t arrays_max_bytes;
     const se_source_file *sources;
     size_t n_sources;
     int blocking_kernel;
 } se_run_info;
 
 /* run.json: the run's identity and times, the protocol's origin and
- * hashes, the sources, the interleaving rule and the toy statement. */
+ * hashes, whether arrays were saved (and up to which input size), the
+ * sources, the interleaving rule and the toy statement. */
 json_t *se_run_json(const se_run_info *r);
 
 /* A cooperative kernel's co-residency limit, written to environment.json as
@@ -68,6 +74,18 @@ typedef struct se_environment_info {
     struct {
         const char *hostname, *os, *release, *machine;
     } host;
+    /* Where the run ran (environment.json's "placement", written only when
+     * recorded is set; the runs before it have none): Slurm's job, array
+     * job and array task ids (SLURM_JOB_ID, SLURM_ARRAY_JOB_ID,
+     * SLURM_ARRAY_TASK_ID as Slurm set them; NULL, written null, where
+     * unset), the host name, CUDA_VISIBLE_DEVICES (NULL: unset) and the
+     * --device ordinal among the devices it leaves visible. */
+    struct {
+        int recorded;
+        const char *slurm_job_id, *slurm_array_job_id, *slurm_array_task_id;
+        const char *hostname, *cuda_visible_devices;
+        int device_ordinal;
+    } placement;
     struct {
         const char *git_commit, *git_commit_from;
         int git_dirty;  /* 1, 0, or -1: not known (written "unknown") */

@@ -61,6 +61,46 @@ se_status se_sha256_buffer(const void *data, size_t n, unsigned char digest[32],
     return SE_OK;
 }
 
+struct se_sha256_stream {
+    EVP_MD_CTX *ctx;
+    int failed;
+};
+
+se_sha256_stream *se_sha256_begin(void)
+{
+    se_sha256_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->ctx = EVP_MD_CTX_new();
+    if (!s->ctx || EVP_DigestInit_ex(s->ctx, EVP_sha256(), NULL) != 1) {
+        se_sha256_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void se_sha256_update(se_sha256_stream *s, const void *data, size_t n)
+{
+    if (n && EVP_DigestUpdate(s->ctx, data, n) != 1)
+        s->failed = 1;
+}
+
+se_status se_sha256_end(se_sha256_stream *s, unsigned char digest[32], se_err *err)
+{
+    unsigned int len = 0;
+    int ok = !s->failed && EVP_DigestFinal_ex(s->ctx, digest, &len) == 1 && len == 32;
+    se_sha256_free(s);
+    return ok ? SE_OK : se_fail(err, SE_ERR_IO, "OpenSSL SHA-256 of a stream failed");
+}
+
+void se_sha256_free(se_sha256_stream *s)
+{
+    if (!s)
+        return;
+    EVP_MD_CTX_free(s->ctx);
+    free(s);
+}
+
 void se_hex32(const unsigned char digest[32], char hex[65])
 {
     static const char digits[] = "0123456789abcdef";

@@ -112,6 +112,37 @@ void verify_type_problem(verify_ctx *v, const se_err *e)
     verify_problem(v, "%s%s", e->msg, "");
 }
 
+int verify_archived(const verify_ctx *v, const char *rel)
+{
+    return v->have_remote && se_remote_has(&v->remote, rel);
+}
+
+static int archived_fn(void *ctx, const char *rel)
+{
+    return verify_archived(ctx, rel);
+}
+
+/* remote.json against the rest: every remote-only file listed in the
+ * manifest, the run id run.json's. (That the manifest here, less
+ * remote.json's line, is still the complete run's is verify --archive's to
+ * say: a command may rewrite files here, as profile does.) */
+static void check_remote(verify_ctx *v)
+{
+    if (!v->have_remote)
+        return;
+    const se_remote *r = &v->remote;
+    size_t unlisted = 0;
+    for (size_t i = 0; i < r->n_files; i++)
+        if (!se_rundata_listed(&v->rd, r->files[i]) && unlisted++ < 10)
+            verify_problem(v, "remote.json: field 'files': %s is not in the manifest%s",
+                    r->files[i], "");
+    if (!se_rundata_listed(&v->rd, SE_REMOTE_JSON))
+        verify_problem(v, "remote.json: not listed in the manifest%s%s", "", "");
+    if (v->rd.run_id[0] && strcmp(v->rd.run_id, r->run_id) != 0)
+        verify_problem(v, "remote.json: field 'run_id': '%s' is not run.json's '%s'", r->run_id,
+                v->rd.run_id);
+}
+
 int verify_present(const verify_ctx *v, const char *rel)
 {
     char path[4400];
@@ -171,10 +202,15 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
     }
     if (!saved)
         return;
+    /* arrays_max_bytes: the cap in input bytes, or null for every case;
+     * absent in the runs made before run.json recorded it. */
     json_int_t max_bytes = -1;
-    if (json_object_get(run, "arrays_max_bytes") &&
-        se_json_get_int(run, "arrays_max_bytes", 0, INT64_MAX, &max_bytes, SE_RUN_JSON, &e) !=
-            SE_OK) {
+    const json_t *cap = json_object_get(run, "arrays_max_bytes");
+    if (json_is_null(cap))
+        max_bytes = 0;
+    else if (cap &&
+             se_json_get_int(run, "arrays_max_bytes", 1, INT64_MAX, &max_bytes, SE_RUN_JSON, &e) !=
+                 SE_OK) {
         verify_type_problem(v, &e);
         return;
     }
@@ -228,6 +264,45 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
         verify_problem(v, "run.json: field 'arrays_saved': %s more arrays the rule saves are not in the "
                 "manifest%s", n, "");
     }
+}
+
+/* environment.json's placement, where the run recorded one (docs/SLURM.md):
+ * the Slurm ids and CUDA_VISIBLE_DEVICES strings or null, the host name a
+ * string, the device ordinal a whole number equal to gpu.ordinal. */
+static void check_placement(verify_ctx *v)
+{
+    const json_t *env = v->rd.env, *pl = json_object_get(env, "placement");
+    if (!env || !pl)
+        return;
+    static const char where[] = SE_ENVIRONMENT_JSON ": placement";
+    if (!json_is_object(pl)) {
+        verify_problem(v, "%s: expected an object, got %s", where, se_json_type_name(pl));
+        return;
+    }
+    static const char *const maybe[] = {"slurm_job_id", "slurm_array_job_id",
+                                        "slurm_array_task_id", "cuda_visible_devices"};
+    for (size_t k = 0; k < sizeof maybe / sizeof maybe[0]; k++) {
+        const json_t *f = json_object_get(pl, maybe[k]);
+        if (!json_is_string(f) && !json_is_null(f)) {
+            char what[160];
+            snprintf(what, sizeof what, "%s': expected a string or null, got %s", maybe[k],
+                     f ? se_json_type_name(f) : "nothing");
+            verify_problem(v, "%s: field '%s", where, what);
+        }
+    }
+    se_err e = {{0}};
+    const char *host;
+    json_int_t ordinal, gpu_ordinal;
+    if (se_json_get_str(pl, "hostname", &host, where, &e) != SE_OK ||
+        se_json_get_int(pl, "device_ordinal", 0, INT32_MAX, &ordinal, where, &e) != SE_OK) {
+        verify_type_problem(v, &e);
+        return;
+    }
+    if (se_json_get_int(json_object_get(env, "gpu"), "ordinal", 0, INT32_MAX, &gpu_ordinal,
+                        SE_ENVIRONMENT_JSON ": gpu", &e) != SE_OK)
+        verify_type_problem(v, &e);
+    else if (gpu_ordinal != ordinal)
+        verify_problem(v, "%s: field 'device_ordinal' differs from gpu.ordinal%s", where, "");
 }
 
 static int peers_listed(void *ctx, const char *rel)
@@ -315,17 +390,41 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     v.strict = strict;
     if (out)
         fprintf(out, "verify %s\n", dir);
+    /* remote.json first: the files it says live only in the archive are
+     * remote-only on purpose (counted, not a --strict failure). */
+    se_err rerr = {{0}};
+    size_t remote_problems = 0;
+    if (se_remote_load(dir, &v.remote, &v.have_remote, &rerr) != SE_OK) {
+        v.have_remote = 0;
+        remote_problems++;
+        if (out) {
+            char shown[2048];
+            se_printable(rerr.msg, shown, sizeof shown);
+            fprintf(out, "  %s\n", shown);
+        }
+    }
     se_manifest_report rep;
-    se_status st = se_manifest_verify(dir, SE_MANIFEST_NAME, out, &rep, err);
-    if (st != SE_OK)
+    se_status st = se_manifest_verify_archived(dir, SE_MANIFEST_NAME, out, &rep, archived_fn, &v,
+                                               err);
+    if (st != SE_OK) {
+        se_remote_free(&v.remote);
         return st;
+    }
     if (out)
         fprintf(out, "files: %zu verified, %zu remote-only, %zu mismatched, %zu unlisted, %zu "
-                "malformed manifest lines\n", rep.verified, rep.remote_only, rep.mismatched,
-                rep.unlisted, rep.malformed);
+                "malformed manifest lines\n", rep.verified, rep.remote_only + rep.archived,
+                rep.mismatched, rep.unlisted, rep.malformed);
+    if (out && v.have_remote) {
+        char name[4 * sizeof v.remote.archive_name];
+        se_printable(v.remote.archive_name, name, sizeof name);
+        fprintf(out, "archive: %zu of the remote-only files live in %s (%" PRIu64 " bytes, SHA-256 "
+                "%s; remote.json), unchecked here: verify --archive %s checks them\n",
+                rep.archived, name, v.remote.archive_bytes, v.remote.archive_sha256, name);
+    }
     size_t file_problems = rep.mismatched + rep.unlisted + rep.malformed +
-                           (strict ? rep.remote_only : 0);
+                           (strict ? rep.remote_only : 0) + remote_problems;
     se_rundata_load_each(dir, &v.rd, rd_problem, &v);
+    check_remote(&v);
     if (v.rd.have_protocol) {
         check_summaries(&v, &v.rd.p);
         verify_check_validation(&v, &v.rd.p);
@@ -333,7 +432,9 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
         check_peers(&v, &v.rd.p);
         check_run_record(&v, &v.rd.p);
     }
+    check_placement(&v);
     se_rundata_free(&v.rd);
+    se_remote_free(&v.remote);
     size_t total = file_problems + v.problems;
     if (out)
         fprintf(out, "verify: %s (%zu problem%s)\n", total ? "FAILED" : "OK", total,

@@ -7,10 +7,12 @@
 #define SE_VERIFY_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
+#include "bundle/remote.h"
 #include "bundle/rundata.h"
 #include "model/protocol.h"
 #include "model/se_common.h"
@@ -22,7 +24,12 @@ typedef struct verify_ctx {
     size_t samples_read;
     int strict;
     se_rundata rd; /* the run as the one reader loads it (leniently) */
+    se_remote remote; /* remote.json: files that live only in the run's archive */
+    int have_remote;
 } verify_ctx;
+
+/* 1 when rel is recorded in remote.json as living only in the archive. */
+int verify_archived(const verify_ctx *v, const char *rel);
 
 /* Counts one problem and prints fmt (with a and b, shown printable). */
 void verify_problem(verify_ctx *v, const char *fmt, const char *a, const char *b);
@@ -40,6 +47,26 @@ int verify_present(const verify_ctx *v, const char *rel);
  * (verify_validation.c). Returns 1 if it was re-checked. */
 int verify_recheck_arrays(verify_ctx *v, const se_protocol *p, const se_shape *sh,
                           const json_t *c, const char *cid, const char *name, const char *file);
+
+/* The largest array verify reads (256 MiB, 64 Mi elements: a default
+ * protocol's largest case is 16 Mi): its size comes from the protocol's
+ * shape and is checked against the file's (or archive entry's) before
+ * anything is allocated. */
+#define SE_ARRAY_MAX_BYTES ((uint64_t)256 << 20)
+
+/* The bytes of one array of shape sh, or a problem (where: the record)
+ * and SE_ERR_LIMIT when they are over SE_ARRAY_MAX_BYTES. */
+se_status verify_array_bytes(verify_ctx *v, const se_shape *sh, const char *where,
+                             uint64_t *bytes);
+
+/* The re-check itself, over arrays in memory (of files, or of an archive's
+ * entries: verify_archive.c): x and y of sh's size, their hashes against
+ * the record c's, the float64 reference recomputed and compared, the
+ * recorded counts and max errors against the recomputed ones. xrel and
+ * yrel name the arrays in messages, `where` the record. */
+void verify_recheck_buffers(verify_ctx *v, const se_protocol *p, const se_shape *sh,
+                            const json_t *c, const char *where, const float *x, const float *y,
+                            const char *xrel, const char *yrel);
 
 /* validation.json against the protocol (verify_validation.c). */
 void verify_check_validation(verify_ctx *v, const se_protocol *p);

@@ -46,7 +46,8 @@ static void compare_entry(verify_ctx *v, const char *what, const char *id, const
 
 /* Each traced case whose files are here is recomputed and compared with
  * its saved entry; a case whose trace file is absent is counted as
- * remote-only (a site bundle keeps only some traces). */
+ * remote-only (a site bundle keeps only some traces, a selected bundle
+ * leaves some in its archive: remote.json). */
 void verify_check_traces(verify_ctx *v, const se_protocol *p)
 {
     const json_t *saved = v->rd.traces;
@@ -84,7 +85,7 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
                 if (!se_rundata_listed(&v->rd, rel))
                     verify_problem(v, "%s: the traced case's trace is neither here nor listed in "
                             "the manifest%s", rel, "");
-                else if (v->strict)
+                else if (v->strict && !verify_archived(v, rel))
                     verify_problem(v, "%s: the traced case's trace is not here (--strict)%s", rel, "");
                 continue;
             }

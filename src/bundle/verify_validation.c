@@ -24,10 +24,6 @@
 #include "model/tolerance.h"
 #include "bundle/sha256.h"
 
-/* The largest array verify reads (256 MiB, 64 Mi elements: a default
- * protocol's largest case is 16 Mi): its size comes from the protocol's
- * shape and is checked against the file's before anything is allocated. */
-#define SE_ARRAY_MAX_BYTES ((uint64_t)256 << 20)
 
 /* Reads dir/rel, which must be a regular file of exactly bytes bytes. */
 static se_status read_array(const verify_ctx *v, const char *rel, uint64_t bytes, float **out,
@@ -93,24 +89,48 @@ int verify_recheck_arrays(verify_ctx *v, const se_protocol *p, const se_shape *s
     if (!exists_below(v, xrel) || !exists_below(v, yrel))
         return 0;
     snprintf(where, sizeof where, "%s: %s", file, cid);
-    if (rows < 1 || cols < 1 || (uint64_t)rows > SE_ARRAY_MAX_BYTES / sizeof(float) / (uint64_t)cols) {
-        verify_problem(v, "%s: the shape's arrays are over the %s bytes verify re-checks", where,
-                "268435456");
+    uint64_t bytes = 0;
+    if (verify_array_bytes(v, sh, where, &bytes) != SE_OK)
         return 1;
-    }
-    size_t n = (size_t)rows * (size_t)cols;
-    uint64_t bytes = (uint64_t)n * sizeof(float);
     float *x = NULL, *y = NULL;
-    double *ref = NULL;
     se_err e = {{0}};
     se_status st = read_array(v, xrel, bytes, &x, &e);
     if (st == SE_OK)
         st = read_array(v, yrel, bytes, &y, &e);
-    if (st == SE_OK && !(ref = malloc(n * sizeof *ref)))
-        st = se_fail(&e, SE_ERR_NOMEM, "%s: out of memory", yrel);
-    if (st != SE_OK) {
+    if (st != SE_OK)
         verify_problem(v, "%s: cannot re-check from the saved arrays: %s", where, e.msg);
-        goto out;
+    else
+        verify_recheck_buffers(v, p, sh, c, where, x, y, xrel, yrel);
+    free(x);
+    free(y);
+    return 1;
+}
+
+se_status verify_array_bytes(verify_ctx *v, const se_shape *sh, const char *where,
+                             uint64_t *bytes)
+{
+    int64_t rows = sh->rows, cols = sh->cols;
+    if (rows < 1 || cols < 1 || (uint64_t)rows > SE_ARRAY_MAX_BYTES / sizeof(float) / (uint64_t)cols) {
+        verify_problem(v, "%s: the shape's arrays are over the %s bytes verify re-checks", where,
+                "268435456");
+        return SE_ERR_LIMIT;
+    }
+    *bytes = (uint64_t)rows * (uint64_t)cols * sizeof(float);
+    return SE_OK;
+}
+
+void verify_recheck_buffers(verify_ctx *v, const se_protocol *p, const se_shape *sh,
+                            const json_t *c, const char *where, const float *x, const float *y,
+                            const char *xrel, const char *yrel)
+{
+    int64_t rows = sh->rows, cols = sh->cols;
+    size_t n = (size_t)rows * (size_t)cols;
+    double *ref = malloc(n * sizeof *ref);
+    se_err e = {{0}};
+    if (!ref) {
+        verify_problem(v, "%s: cannot re-check from the saved arrays: out of memory for %s", where,
+                yrel);
+        return;
     }
     unsigned char dx[32], dy[32];
     char hx[65], hy[65];
@@ -138,7 +158,8 @@ int verify_recheck_arrays(verify_ctx *v, const se_protocol *p, const se_shape *s
         se_json_get_real(c, "max_rel_err", &max_rel, where, &e) != SE_OK ||
         se_json_get_bool(c, "pass", &saved_pass, where, &e) != SE_OK) {
         verify_type_problem(v, &e);
-        goto out;
+        free(ref);
+        return;
     }
     static const char *const names[6] = {"elements", "fails", "nan", "tiny", "max_abs_err",
                                          "max_rel_err"};
@@ -155,11 +176,7 @@ int verify_recheck_arrays(verify_ctx *v, const se_protocol *p, const se_shape *s
     if (se_compare_passed(&cmp) != (cmp.n_fail == 0) || (!se_compare_passed(&cmp) && saved_pass))
         verify_problem(v, "%s: field 'fails'/'pass' disagrees with the arrays recomputed against "
                 "the tolerances", where, "");
-out:
-    free(x);
-    free(y);
     free(ref);
-    return 1;
 }
 
 /* validation.json's tiled-identity check: the first output hash of a

@@ -116,6 +116,10 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
                      se_build_cuda_archs, se_build_cuda_flags, se_build_type,
                      (int64_t)se_cudnn_version(), (int64_t)se_cudnn_compiled_version(), curand_v},
         .host = {host, un.sysname, un.release, un.machine},
+        /* Where it ran, as Slurm and the caller placed it (docs/SLURM.md). */
+        .placement = {1, getenv("SLURM_JOB_ID"), getenv("SLURM_ARRAY_JOB_ID"),
+                      getenv("SLURM_ARRAY_TASK_ID"), host, getenv("CUDA_VISIBLE_DEVICES"),
+                      d->ordinal},
         .source = {commit[0] ? commit : "unknown", commit_from, git_dirty, SE_SOURCE_DIR},
         .argc = argc,
         .argv = argv,
@@ -245,7 +249,8 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     }
     se_run_utc_now(rs->finished, sizeof rs->finished);
     se_run_info info = {rs->rd.id, rs->started, rs->finished, src->name, srchex, phex,
-                        rs->o->save_arrays, sources, se_embedded_count,
+                        rs->o->save_arrays, 1, rs->o->arrays_max_bytes, sources,
+                        se_embedded_count,
                         !rs->o->no_blocking_kernel};
     j = se_run_json(&info);
     free(sources);

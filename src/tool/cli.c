@@ -82,8 +82,9 @@ void se_cli_usage(FILE *out)
 {
     fprintf(out,
             "usage: softmax-evidence run [options]\n"
-            "       softmax-evidence verify RUN_DIR [--strict] [--trusted-key PUB]\n"
+            "       softmax-evidence verify RUN_DIR [--strict] [--trusted-key PUB] [--archive F]\n"
             "       softmax-evidence sign RUN_DIR --key KEY\n"
+            "       softmax-evidence archive RUN_DIR -o FILE.tar.gz [--remote-only GLOB]...\n"
             "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
             "       softmax-evidence figures RUN_DIR OUT_DIR\n"
             "       softmax-evidence table RUN_DIR\n"
@@ -106,6 +107,9 @@ void se_cli_usage(FILE *out)
             "MANIFEST.sha256.sig is an Ed25519 signature of the manifest by that key.\n"
             "sign: verifies a run, then signs its MANIFEST.sha256 with the Ed25519 private\n"
             "key KEY (PEM) into MANIFEST.sha256.sig (docs/SIGNING.md).\n"
+            "archive: writes the complete run as a deterministic .tar.gz and leaves the\n"
+            "selected bundle (big arrays and traces remote-only, recorded in remote.json);\n"
+            "verify --archive F checks them against F (docs/ARCHIVE.md; archive --help).\n"
             "trace: writes one trace of a run (CASE = <rows>x<cols>.<strategy>) as Chrome\n"
             "trace-event JSON for Perfetto, and prints its checks and summary.\n"
             "figures: verifies a run, then draws its figures (SVG and PNG, with gnuplot)\n"
@@ -402,6 +406,10 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
                 cli->verify.trusted_key = argv[++k];
             else if (strcmp(argv[k], "--trusted-key") == 0)
                 return se_fail(err, SE_ERR_USAGE, "verify: --trusted-key needs a public key file");
+            else if (strcmp(argv[k], "--archive") == 0 && k + 1 < argc && argv[k + 1][0])
+                cli->verify.archive = argv[++k];
+            else if (strcmp(argv[k], "--archive") == 0)
+                return se_fail(err, SE_ERR_USAGE, "verify: --archive needs the run's .tar.gz");
             else if (strcmp(argv[k], "--help") == 0 || strcmp(argv[k], "-h") == 0)
                 cli->cmd = SE_CMD_HELP;
             else if (argv[k][0] == '-')
@@ -426,6 +434,14 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (strcmp(cmd, "sign") == 0)
         return parse_sign(argc - 2, argv + 2, cli, err);
+    if (strcmp(cmd, "archive") == 0) {
+        int help = 0;
+        cli->cmd = SE_CMD_ARCHIVE;
+        se_status st = se_archive_parse(argc - 2, argv + 2, &cli->archive, &help, err);
+        if (help)
+            cli->cmd = SE_CMD_ARCHIVE_HELP;
+        return st;
+    }
     if (strcmp(cmd, "figures") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_FIGURES, 2,
                           "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR", cli, err);
@@ -454,6 +470,7 @@ void se_cli_free(se_cli *cli)
 {
     free(cli->run.shapes);
     cli->run.shapes = NULL;
+    se_archive_cli_free(&cli->archive);
     free(cli->answer.dirs);
     cli->answer.dirs = NULL;
     cli->answer.n_dirs = 0;

@@ -11,6 +11,7 @@
 
 #include "model/se_common.h"
 #include "model/workload.h"
+#include "tool/archive_cmd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +37,9 @@ typedef enum se_command {
     SE_CMD_TABLE,
     SE_CMD_ANSWER,
     SE_CMD_PROFILE_TARGET, /* internal: what `profile` runs under Nsight Compute */
-    SE_CMD_SIGN
+    SE_CMD_SIGN,
+    SE_CMD_ARCHIVE,     /* tool/archive_cmd.h */
+    SE_CMD_ARCHIVE_HELP
 } se_command;
 
 /* Bits of se_run_opts.given: which workload options the command line set
@@ -97,6 +100,7 @@ typedef struct se_verify_opts {
     const char *dir;  /* a run directory */
     int strict;       /* --strict: remote-only files fail too */
     const char *trusted_key; /* --trusted-key PUB: the manifest's signature must be this key's */
+    const char *archive;     /* --archive FILE.tar.gz: the remote-only files checked in it */
 } se_verify_opts;
 
 /* sign RUN_DIR --key KEY */
@@ -120,6 +124,7 @@ typedef struct se_cli {
     se_dir_opts dirs;
     se_answer_opts answer;
     se_sign_opts sign;
+    se_archive_cli archive;
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bundle/archive.h"
 #include "bundle/embedded.h"
 #include "render/trace_export.h"
 #include "bundle/manifest.h"
@@ -165,6 +166,13 @@ static se_status cmd_verify(const se_verify_opts *o, se_err *err)
         return se_site_verify(o->dir, stdout, err);
     }
     se_status st = se_verify_run(o->dir, o->strict, stdout, err);
+    if (o->archive && (st == SE_OK || st == SE_ERR_VALIDATION)) {
+        /* The remote-only files, from the archive (docs/ARCHIVE.md). */
+        se_err aerr = {{0}};
+        se_status ast = se_verify_archive(o->dir, o->archive, stdout, &aerr);
+        if (ast != SE_OK && (st == SE_OK || ast != SE_ERR_VALIDATION))
+            st = se_fail(err, ast, "%s", aerr.msg);
+    }
     if (o->trusted_key && (st == SE_OK || st == SE_ERR_VALIDATION)) {
         se_err serr = {{0}};
         se_status sig = se_signature_check_run(o->dir, o->trusted_key, stdout, &serr);
@@ -221,6 +229,12 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_SIGN:
         st = se_sign_run(cli.sign.dir, cli.sign.key, stdout, &err);
+        break;
+    case SE_CMD_ARCHIVE:
+        st = se_archive_main(&cli.archive, stdout, &err);
+        break;
+    case SE_CMD_ARCHIVE_HELP:
+        se_archive_usage(stdout);
         break;
     }
     if (st != SE_OK)

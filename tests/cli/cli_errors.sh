@@ -75,6 +75,14 @@ expect 0 "4096x4096    cudnn                    42.82   [    42.62,     42.98]  
 expect 0 "4096x4096    megakernel_init           6.37   [     6.27,      6.40]        -                     -         -       -            -" table "$ref"
 expect 0 "8x1048576    rowblock                 27.17    0.684 torch-compile            59.52        2.191" table "$ref"
 expect 0 "graph-pdl against graph: graph-pdl is faster on 11 of 11 shapes" table "$ref"
+# archive and verify --archive (docs/ARCHIVE.md): refused before anything is written.
+expect 2 "archive: usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive "$ref"
+expect 2 "archive: -o needs a value" archive "$ref" -o
+expect 2 "archive: unknown argument '--frob'" archive "$ref" -o "$tmp/a.tar.gz" --frob
+expect 2 "archive: --no-remote-only cannot be combined with" archive "$ref" -o "$tmp/a.tar.gz" --no-remote-only --keep 'x'
+expect 2 "--remote-min-bytes: expected an integer, got '1k'" archive "$ref" -o "$tmp/a.tar.gz" --remote-min-bytes 1k
+expect 2 "verify: --archive needs the run's .tar.gz" verify "$ref" --archive
+expect 0 "usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive --help
 expect 0 "usage: softmax-evidence run" --help
 expect 0 "softmax-evidence 0." --version
 

@@ -61,8 +61,23 @@ bundle)
     bin=$1 protocol=$2
     has_gpu "$bin"
     runs=$(mktemp -d); trap 'rm -rf "$runs"' EXIT
-    "$bin" run --quiet --protocol "$protocol" --runs-dir "$runs" --save-arrays || exit 1
+    # As a Slurm array task would run it: the run records where it ran.
+    SLURM_JOB_ID=4242 SLURM_ARRAY_JOB_ID=4240 SLURM_ARRAY_TASK_ID=2 \
+        "$bin" run --quiet --protocol "$protocol" --runs-dir "$runs" --save-arrays || exit 1
     dirs=("$runs"/2*)
+    python3 - "${dirs[0]}" "${CUDA_VISIBLE_DEVICES-}" "$(hostname)" <<'EOF2' || exit 1
+import json, os, sys
+run, cvd, host = sys.argv[1], sys.argv[2] or None, sys.argv[3]
+env = json.load(open(os.path.join(run, "environment.json")))
+pl, r = env.get("placement"), json.load(open(os.path.join(run, "run.json")))
+want = {"slurm_job_id": "4242", "slurm_array_job_id": "4240", "slurm_array_task_id": "2",
+        "hostname": host, "cuda_visible_devices": cvd, "device_ordinal": env["gpu"]["ordinal"]}
+if pl != want:
+    sys.exit(f"FAIL: environment.json placement {pl}, want {want}")
+if "arrays_max_bytes" not in r or r["arrays_max_bytes"] is not None:
+    sys.exit(f"FAIL: run.json arrays_max_bytes {r.get('arrays_max_bytes', 'absent')}: --save-arrays saves every case (null)")
+print("placement and arrays_max_bytes recorded:", pl)
+EOF2
     [ ${#dirs[@]} -eq 1 ] && [ -f "${dirs[0]}/MANIFEST.sha256" ] || { echo "FAIL: expected one complete run in $runs"; ls -la "$runs"; exit 1; }
     (cd "${dirs[0]}" && sha256sum -c --quiet MANIFEST.sha256) || { echo "FAIL: sha256sum -c"; exit 1; }
     "$bin" verify --strict "${dirs[0]}" || exit 1

@@ -238,6 +238,16 @@ if sorted(t) == [0, 1]:
     want(b["status"] == "failed" and b["exit_code"] == 6, f"task 1: {b['status']} exit {b['exit_code']}")
     want("no CUDA device" in (b["message"] or ""), f"task 1 message: {b['message']}")
     want(b["run_dir"] is None and b["verify"]["status"] == "not run", f"task 1 run/verify: {b['run_dir']}, {b['verify']}")
+    # The run records where it ran (environment.json's placement) and the
+    # merge reads it from the run; a run made before that records none.
+    env = json.load(open(os.path.join(a["run_dir"], "environment.json")))
+    want(a["run_placement"] == env.get("placement"),
+         f"task 0 run_placement {a['run_placement']} != environment.json's {env.get('placement')}")
+    if env.get("placement"):
+        pl = env["placement"]
+        want(all(k in pl for k in ("slurm_job_id", "slurm_array_job_id", "slurm_array_task_id",
+                                   "hostname", "cuda_visible_devices", "device_ordinal")),
+             f"task 0 placement fields: {sorted(pl)}")
     for i in (0, 1):
         tj = json.load(open(os.path.join(fleet, f"task-{i}", "task.json")))
         want(tj["slurm_array_job_id"] == array_id and tj["slurm_array_task_id"] == str(i)

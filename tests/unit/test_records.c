@@ -98,7 +98,9 @@ static void test_run_json_is_reproduced_byte_for_byte(void **state)
     }
     se_run_info r = {str(j, "run_id"), str(j, "started_utc"), str(j, "finished_utc"),
                      str(p, "source"), str(p, "source_sha256"), str(p, "bundle_copy_sha256"),
-                     json_is_true(json_object_get(j, "arrays_saved")), s, n,
+                     json_is_true(json_object_get(j, "arrays_saved")),
+                     json_object_get(j, "arrays_max_bytes") != NULL,
+                     num_i(j, "arrays_max_bytes"), s, n,
                      json_is_true(json_object_get(j, "blocking_kernel"))};
     json_t *w = se_run_json(&r);
     assert_same_bytes(SE_RUN_JSON, w);
@@ -140,6 +142,14 @@ static se_environment_info environment_of(const json_t *j, se_coop_limit *coop, 
         .host = {str(h, "hostname"), str(h, "os"), str(h, "release"), str(h, "machine")},
         .source = {str(src, "git_commit"), str(src, "git_commit_from"),
                    json_is_true(json_object_get(src, "git_dirty")), str(src, "source_dir")},
+        /* Recorded by the runs made since environment.json had it. */
+        .placement = {json_object_get(j, "placement") != NULL,
+                      str(json_object_get(j, "placement"), "slurm_job_id"),
+                      str(json_object_get(j, "placement"), "slurm_array_job_id"),
+                      str(json_object_get(j, "placement"), "slurm_array_task_id"),
+                      str(json_object_get(j, "placement"), "hostname"),
+                      str(json_object_get(j, "placement"), "cuda_visible_devices"),
+                      (int)num_i(json_object_get(j, "placement"), "device_ordinal")},
         .argc = (int)json_array_size(json_object_get(j, "command_line")),
         .argv = (char *const *)argv,
     };
@@ -166,6 +176,70 @@ static void test_environment_json_is_reproduced_byte_for_byte(void **state)
                                                           "git_dirty")), "unknown");
     json_decref(w);
     json_decref(j);
+}
+
+/* environment.json's placement: the Slurm ids, CUDA_VISIBLE_DEVICES and the
+ * --device ordinal, null where unset, after command_line. */
+static void test_environment_json_records_where_the_run_ran(void **state)
+{
+    (void)state;
+    json_t *j = load(SE_ENVIRONMENT_JSON);
+    se_coop_limit coop[8];
+    const char *argv[64];
+    size_t n_coop;
+    se_environment_info e = environment_of(j, coop, &n_coop, argv);
+    e.placement.recorded = 1;
+    e.placement.slurm_job_id = "4242";
+    e.placement.slurm_array_job_id = "4240";
+    e.placement.slurm_array_task_id = "2";
+    e.placement.hostname = "node-a";
+    e.placement.cuda_visible_devices = NULL;
+    e.placement.device_ordinal = 1;
+    json_t *w = se_environment_json(&e), *pl = json_object_get(w, "placement");
+    assert_non_null(pl);
+    assert_string_equal(str(pl, "slurm_job_id"), "4242");
+    assert_string_equal(str(pl, "slurm_array_job_id"), "4240");
+    assert_string_equal(str(pl, "slurm_array_task_id"), "2");
+    assert_string_equal(str(pl, "hostname"), "node-a");
+    assert_true(json_is_null(json_object_get(pl, "cuda_visible_devices")));
+    assert_int_equal(num_i(pl, "device_ordinal"), 1);
+    json_decref(w);
+    e.placement.recorded = 0;
+    w = se_environment_json(&e);
+    assert_null(json_object_get(w, "placement"));
+    json_decref(w);
+    json_decref(j);
+}
+
+/* run.json's arrays_max_bytes: the cap, or null for every case (and where
+ * no arrays were saved), right after arrays_saved. */
+static void test_run_json_records_the_arrays_cap(void **state)
+{
+    (void)state;
+    se_run_info r = {"id", "s", "f", "p", "h1", "h2", 1, 1, 100000, NULL, 0, 1};
+    json_t *w = se_run_json(&r);
+    assert_int_equal(num_i(w, "arrays_max_bytes"), 100000);
+    const char *key, *prev = "";
+    json_t *v;
+    json_object_foreach(w, key, v) {
+        if (strcmp(key, "arrays_max_bytes") == 0)
+            assert_string_equal(prev, "arrays_saved");
+        prev = key;
+    }
+    json_decref(w);
+    r.arrays_max_bytes = 0;
+    w = se_run_json(&r);
+    assert_true(json_is_null(json_object_get(w, "arrays_max_bytes")));
+    json_decref(w);
+    r.arrays_saved = 0;
+    r.arrays_max_bytes = 5;
+    w = se_run_json(&r);
+    assert_true(json_is_null(json_object_get(w, "arrays_max_bytes")));
+    json_decref(w);
+    r.record_arrays_max_bytes = 0;
+    w = se_run_json(&r);
+    assert_null(json_object_get(w, "arrays_max_bytes"));
+    json_decref(w);
 }
 
 static void test_resources_json_is_reproduced_byte_for_byte(void **state)
@@ -254,6 +328,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_json_is_reproduced_byte_for_byte),
         cmocka_unit_test(test_environment_json_is_reproduced_byte_for_byte),
+        cmocka_unit_test(test_environment_json_records_where_the_run_ran),
+        cmocka_unit_test(test_run_json_records_the_arrays_cap),
         cmocka_unit_test(test_resources_json_is_reproduced_byte_for_byte),
         cmocka_unit_test(test_validation_json_is_reproduced_byte_for_byte),
     };

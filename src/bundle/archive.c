@@ -1,0 +1,479 @@
+/*
+ * archive.c - `archive RUN -o FILE.tar.gz` (see archive.h): the complete run
+ * as a deterministic archive written with libarchive, read back before it is
+ * put in place, and the selected bundle: remote.json, the manifest extended
+ * by its line, the remote-only files removed only after all of that.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include "bundle/archive.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bundle/archive_internal.h"
+#include "bundle/fsutil.h"
+#include "bundle/manifest.h"
+#include "bundle/paths.h"
+#include "bundle/remote.h"
+#include "bundle/sha256.h"
+#include "bundle/verify.h"
+#include "model/json.h"
+
+#ifdef SE_HAVE_LIBARCHIVE
+#include <archive.h>
+#include <archive_entry.h>
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+/* run.json's run_id and started_utc ("YYYY-MM-DDTHH:MM:SSZ") as seconds. */
+static se_status run_identity(const char *run, char *run_id, size_t id_size, int64_t *mtime,
+                              se_err *err)
+{
+    char path[4400];
+    se_path_join(run, SE_RUN_JSON, path, sizeof path);
+    json_t *j = NULL;
+    se_status st = se_json_load(path, SE_RUN_JSON, SE_RUN_FORMAT, 1, NULL, &j, err);
+    const char *id = NULL, *start = NULL;
+    if (st == SE_OK)
+        st = se_json_get_str(j, "run_id", &id, SE_RUN_JSON, err);
+    if (st == SE_OK)
+        st = se_json_get_str(j, "started_utc", &start, SE_RUN_JSON, err);
+    int y, mo, d, h, mi, s;
+    char z = 0;
+    if (st == SE_OK && (sscanf(start, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &s, &z) != 7 ||
+                        z != 'Z' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
+                        s > 60))
+        st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'started_utc': expected "
+                     "YYYY-MM-DDTHH:MM:SSZ", SE_RUN_JSON);
+    size_t n = st == SE_OK ? strlen(id) : 0;
+    for (size_t i = 0; st == SE_OK && i < n; i++)
+        if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'A' && id[i] <= 'Z') ||
+              (id[i] >= 'a' && id[i] <= 'z') || id[i] == '-' || id[i] == '_'))
+            st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'run_id': only [A-Za-z0-9_-] may "
+                         "name the archive's folder", SE_RUN_JSON);
+    if (st == SE_OK && (n == 0 || n >= id_size))
+        st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'run_id': empty or too long", SE_RUN_JSON);
+    if (st == SE_OK) {
+        snprintf(run_id, id_size, "%s", id);
+        *mtime = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+    }
+    json_decref(j);
+    return st;
+}
+
+/* The entries: every listed file, the manifest and its signature if any. */
+typedef struct entry_list {
+    const char **v;
+    size_t n;
+} entry_list;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return archive_path_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Writes one file of the run as entry <run_id>/<rel>, streamed. */
+static se_status write_entry(struct archive *a, struct archive_entry *e, const char *run,
+                             const char *run_id, const char *rel, int64_t mtime, se_err *err)
+{
+    int fd;
+    uint64_t size = 0;
+    se_status st = se_open_below(run, rel, 0, &fd, &size, err);
+    if (st != SE_OK)
+        return st;
+    char name[4400];
+    snprintf(name, sizeof name, "%s/%s", run_id, rel);
+    archive_entry_clear(e);
+    archive_entry_set_pathname(e, name);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, (la_int64_t)size);
+    archive_entry_set_uid(e, 0);
+    archive_entry_set_gid(e, 0);
+    archive_entry_set_mtime(e, (time_t)mtime, 0);
+    if (archive_write_header(a, e) != ARCHIVE_OK) {
+        close(fd);
+        return se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_error_string(a));
+    }
+    enum { BLOCK = 1 << 16 };
+    static char block[BLOCK];
+    uint64_t done = 0;
+    while (st == SE_OK) {
+        ssize_t n = read(fd, block, BLOCK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            st = se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, strerror(errno));
+        else if (n == 0)
+            break;
+        else if (done + (uint64_t)n > size)
+            st = se_fail(err, SE_ERR_IO, "archive: %s grew while it was being archived", rel);
+        else if (archive_write_data(a, block, (size_t)n) != n)
+            st = se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_error_string(a));
+        else
+            done += (uint64_t)n;
+    }
+    close(fd);
+    if (st == SE_OK && done != size)
+        st = se_fail(err, SE_ERR_IO, "archive: %s shrank while it was being archived", rel);
+    return st;
+}
+
+/* Writes the archive to the open descriptor fd. */
+static se_status write_archive(int fd, const char *run, const char *run_id, int64_t mtime,
+                               const entry_list *l, se_err *err)
+{
+    struct archive *a = archive_write_new();
+    struct archive_entry *e = archive_entry_new();
+    se_status st = SE_OK;
+    if (!a || !e)
+        st = se_fail(err, SE_ERR_NOMEM, "out of memory for libarchive");
+    /* pax restricted: ustar where it suffices, pax headers only for what
+     * ustar cannot hold; gzip without the time or a name in its header. */
+    else if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
+             archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+             archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
+             archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
+             archive_write_open_fd(a, fd) != ARCHIVE_OK)
+        st = se_fail(err, SE_ERR_IO, "archive: libarchive: %s", archive_error_string(a));
+    for (size_t i = 0; st == SE_OK && i < l->n; i++)
+        st = write_entry(a, e, run, run_id, l->v[i], mtime, err);
+    if (a && st == SE_OK && archive_write_close(a) != ARCHIVE_OK)
+        st = se_fail(err, SE_ERR_IO, "archive: %s", archive_error_string(a));
+    archive_entry_free(e);
+    if (a)
+        archive_write_free(a);
+    return st;
+}
+
+static int matches_any(const char *const *globs, size_t n, const char *path)
+{
+    for (size_t i = 0; i < n; i++)
+        if (fnmatch(globs[i], path, 0) == 0)
+            return 1;
+    return 0;
+}
+
+/* The remote-only selection: listed files matching a remote glob and no
+ * keep glob, of at least min_bytes, of a kind that may be remote-only. */
+static se_status select_remote(const se_archive_opts *o, const manifest_table *t, se_remote *r,
+                               uint64_t *bytes, se_err *err)
+{
+    r->files = calloc(t->n ? t->n : 1, sizeof *r->files);
+    if (!r->files)
+        return se_fail(err, SE_ERR_NOMEM, "archive: out of memory");
+    *bytes = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const char *p = t->v[i].path;
+        if (!matches_any(o->remote, o->n_remote, p) || matches_any(o->keep, o->n_keep, p))
+            continue;
+        if (!se_remote_path_allowed(p)) {
+            /* A pattern skips what verify needs; a path named as such is an error. */
+            int literal = 0;
+            for (size_t k = 0; k < o->n_remote; k++)
+                literal |= strcmp(o->remote[k], p) == 0;
+            if (o->remote_given && literal)
+                return se_fail(err, SE_ERR_USAGE, "archive: --remote-only selects %s, which verify "
+                               "needs locally (only arrays/*.f32, traces/<case>.csv and %s may be "
+                               "remote-only)", p, SE_PROFILE_NCU_RAW_CSV);
+            continue;
+        }
+        char full[4400];
+        struct stat sb;
+        se_path_join(o->run, p, full, sizeof full);
+        if (lstat(full, &sb) != 0 || !S_ISREG(sb.st_mode))
+            return se_fail(err, SE_ERR_IO, "archive: %s: not a regular file", p);
+        if ((uint64_t)sb.st_size < o->min_bytes)
+            continue;
+        *bytes += (uint64_t)sb.st_size;
+        if (!(r->files[r->n_files] = strdup(p)))
+            return se_fail(err, SE_ERR_NOMEM, "archive: out of memory");
+        r->n_files++;
+    }
+    return SE_OK; /* t is sorted bytewise, so r->files is too */
+}
+
+/* The manifest with remote.json's line added in order, the other lines
+ * byte for byte, written to tmp (a name the manifest walk ignores). */
+static se_status extend_manifest(const char *run, const char *remote_hex, const char *tmp,
+                                 se_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    se_status st = se_read_below(run, SE_MANIFEST_NAME, SE_MANIFEST_MAX_BYTES, &buf, &len, err);
+    if (st != SE_OK)
+        return st;
+    char line[128];
+    snprintf(line, sizeof line, "%s  %s\n", remote_hex, SE_REMOTE_JSON);
+    size_t at = len;
+    for (size_t off = 0; off < len;) {
+        const char *nl = memchr(buf + off, '\n', len - off);
+        size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+        if (end - off > 66 && strncmp(buf + off + 66, SE_REMOTE_JSON "\n", end - off - 66) > 0) {
+            at = off;
+            break;
+        }
+        off = end;
+    }
+    char path[4400];
+    se_path_join(run, tmp, path, sizeof path);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(buf, 1, at, f) == at && fputs(line, f) >= 0 &&
+             fwrite(buf + at, 1, len - at, f) == len - at;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    free(buf);
+    return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
+}
+
+/* Writes FILE.sha256 ("<hex>  <base>\n") through a temporary file. */
+static se_status write_sha256_file(const char *output, const char *hex, se_err *err)
+{
+    char path[4400], tmp[4500];
+    snprintf(path, sizeof path, "%s.sha256", output);
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return se_fail(err, SE_ERR_IO, "%s cannot be written: %s", path, strerror(errno));
+    const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+    FILE *f = fdopen(fd, "w");
+    int ok = f && fprintf(f, "%s  %s\n", hex, base) > 0;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    else
+        close(fd);
+    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
+        return SE_OK;
+    unlink(tmp);
+    return se_fail(err, SE_ERR_IO, "%s cannot be written", path);
+}
+
+/* The output must not be inside the run (it would be an unlisted file). */
+static int inside(const char *run, const char *output)
+{
+    char rr[4096], od[4096], dir[4400];
+    snprintf(dir, sizeof dir, "%s", output);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (!realpath(run, rr) || !realpath(dir, od))
+        return 0;
+    size_t n = strlen(rr);
+    return strncmp(od, rr, n) == 0 && (od[n] == '\0' || od[n] == '/');
+}
+
+/* Marks the selection remote-only: remote.json, the manifest extended by
+ * its line (renamed into place), then the files removed. */
+static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, se_err *err)
+{
+    static const char tmp_remote[] = SE_MANIFEST_TMP_PREFIX "-remote.json";
+    static const char tmp_manifest[] = SE_MANIFEST_TMP_PREFIX "-MANIFEST.sha256";
+    char a[4400], b[4400];
+    se_status st = se_manifest_sha256_without(o->run, SE_MANIFEST_NAME, SE_REMOTE_JSON,
+                                                r->manifest_sha256, err);
+    if (st == SE_OK)
+        st = se_remote_write(o->run, tmp_remote, r, err);
+    unsigned char d[32];
+    char hex[65];
+    se_path_join(o->run, tmp_remote, a, sizeof a);
+    if (st == SE_OK && (st = se_sha256_file(a, d, err)) == SE_OK) {
+        se_hex32(d, hex);
+        st = extend_manifest(o->run, hex, tmp_manifest, err);
+    }
+    se_path_join(o->run, SE_REMOTE_JSON, b, sizeof b);
+    if (st == SE_OK && rename(a, b) != 0)
+        st = se_fail(err, SE_ERR_IO, "%s cannot be written: %s", b, strerror(errno));
+    se_path_join(o->run, tmp_manifest, a, sizeof a);
+    se_path_join(o->run, SE_MANIFEST_NAME, b, sizeof b);
+    if (st == SE_OK && rename(a, b) != 0)
+        st = se_fail(err, SE_ERR_IO, "%s cannot be replaced: %s", b, strerror(errno));
+    if (st != SE_OK) {
+        se_path_join(o->run, tmp_remote, a, sizeof a);
+        unlink(a);
+        se_path_join(o->run, tmp_manifest, a, sizeof a);
+        unlink(a);
+        return st;
+    }
+    /* Only now, with the archive read back and the record in place. */
+    for (size_t i = 0; i < r->n_files; i++) {
+        se_path_join(o->run, r->files[i], a, sizeof a);
+        if (unlink(a) != 0)
+            return se_fail(err, SE_ERR_IO, "%s cannot be removed: %s (it is in the archive; "
+                           "the run still verifies)", a, strerror(errno));
+        char *slash = strrchr(a, '/');
+        *slash = '\0';
+        rmdir(a); /* its folder, once empty; nothing happens while it is not */
+    }
+    if (out)
+        fprintf(out, "remote-only: %zu files now live only in %s (remote.json); the manifest "
+                "lists remote.json too\n", r->n_files, r->archive_name);
+    return SE_OK;
+}
+
+se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
+{
+    struct stat sb;
+    char sig[4400], remote[4400];
+    if (stat(o->run, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return se_fail(err, SE_ERR_USAGE, "archive: %s: not a directory", o->run);
+    if (lstat(o->output, &sb) == 0)
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %s: exists; an archive is never replaced "
+                       "(remove it or choose another name)", o->output);
+    const char *base = strrchr(o->output, '/') ? strrchr(o->output, '/') + 1 : o->output;
+    size_t bl = strlen(base);
+    if (bl == 0 || bl > 200)
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %s: needs a file name of 1 to 200 bytes",
+                       o->output);
+    for (const char *c = base; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '.' || *c == '_' || *c == '+' || *c == '-'))
+            return se_fail(err, SE_ERR_USAGE, "archive: -o %s: the file name may hold only "
+                           "[A-Za-z0-9._+-] (remote.json records it)", o->output);
+    if (inside(o->run, o->output))
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %s: inside the run %s; write it elsewhere",
+                       o->output, o->run);
+    se_path_join(o->run, SE_REMOTE_JSON, remote, sizeof remote);
+    if (lstat(remote, &sb) == 0)
+        return se_fail(err, SE_ERR_USAGE, "archive: %s has a %s: it is already a selected bundle "
+                       "whose complete run is in an archive; archive the complete run",
+                       o->run, SE_REMOTE_JSON);
+    se_path_join(o->run, SE_MANIFEST_SIG, sig, sizeof sig);
+    int signed_run = lstat(sig, &sb) == 0;
+    if (signed_run && o->mark)
+        return se_fail(err, SE_ERR_USAGE, "archive: %s is signed (%s): marking files remote-only "
+                       "rewrites its manifest, which voids the signature; archive it with "
+                       "--no-remote-only, or archive before signing", o->run, SE_MANIFEST_SIG);
+    se_status st = se_verify_first(o->run, "archive", "nothing is archived", err);
+    if (st != SE_OK)
+        return st;
+    char run_id[64];
+    int64_t mtime = 0;
+    if ((st = run_identity(o->run, run_id, sizeof run_id, &mtime, err)) != SE_OK)
+        return st;
+    manifest_table t;
+    if ((st = archive_manifest_load(o->run, &t, err)) != SE_OK)
+        return st;
+    entry_list l = {calloc(t.n + 2, sizeof *l.v), 0};
+    if (!l.v) {
+        archive_manifest_free(&t);
+        return se_fail(err, SE_ERR_NOMEM, "archive: out of memory");
+    }
+    se_remote r;
+    memset(&r, 0, sizeof r);
+    for (size_t i = 0; i < t.n; i++)
+        l.v[l.n++] = t.v[i].path;
+    l.v[l.n++] = SE_MANIFEST_NAME;
+    if (signed_run)
+        l.v[l.n++] = SE_MANIFEST_SIG;
+    qsort(l.v, l.n, sizeof *l.v, cmp_entry);
+    /* The selection first: a refused one leaves nothing behind. */
+    uint64_t sel_bytes = 0;
+    snprintf(r.run_id, sizeof r.run_id, "%s", run_id);
+    if (o->mark && (st = select_remote(o, &t, &r, &sel_bytes, err)) != SE_OK)
+        goto done;
+
+    char tmp[4400];
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", o->output);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        st = se_fail(err, SE_ERR_IO, "archive: a temporary file beside %s cannot be created: %s",
+                     o->output, strerror(errno));
+        goto done;
+    }
+    if (out)
+        fprintf(out, "archive: writing %zu files of %s as %s/ into %s\n", l.n, o->run, run_id,
+                o->output);
+    st = write_archive(fd, o->run, run_id, mtime, &l, err);
+    if (st == SE_OK && (fsync(fd) != 0 || fchmod(fd, 0644) != 0))
+        st = se_fail(err, SE_ERR_IO, "archive: %s: %s", tmp, strerror(errno));
+    if (close(fd) != 0 && st == SE_OK)
+        st = se_fail(err, SE_ERR_IO, "archive: %s: %s", tmp, strerror(errno));
+    /* Read back before anything is put in place or removed. */
+    char manifest_hex[65] = "";
+    unsigned char d[32];
+    char mpath[4400];
+    se_path_join(o->run, SE_MANIFEST_NAME, mpath, sizeof mpath);
+    if (st == SE_OK && (st = se_sha256_file(mpath, d, err)) == SE_OK)
+        se_hex32(d, manifest_hex);
+    archive_scan_report rep;
+    if (st == SE_OK)
+        st = archive_scan(tmp, run_id, &t, manifest_hex, NULL, NULL, out, &rep, err);
+    if (st == SE_OK && (rep.problems || rep.matched != t.n + 1))
+        st = se_fail(err, SE_ERR_IO, "archive: reading %s back found %zu problems (%zu of %zu "
+                     "entries as listed); nothing was put in place", tmp, rep.problems,
+                     rep.matched, t.n + 1);
+    char hex[65] = "";
+    struct stat ab;
+    if (st == SE_OK && (st = se_sha256_file(tmp, d, err)) == SE_OK)
+        se_hex32(d, hex);
+    if (st == SE_OK && stat(tmp, &ab) != 0)
+        st = se_fail(err, SE_ERR_IO, "archive: %s: %s", tmp, strerror(errno));
+    /* Never over an existing file: link fails if the name appeared since. */
+    if (st == SE_OK && link(tmp, o->output) != 0)
+        st = se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s", o->output,
+                     strerror(errno));
+    unlink(tmp);
+    if (st == SE_OK)
+        st = write_sha256_file(o->output, hex, err);
+    if (st == SE_OK && out)
+        fprintf(out, "archive: %s: %zu entries, %" PRIu64 " bytes, SHA-256 %s (read back: every "
+                "entry as the manifest lists it); %s.sha256 written\n", o->output, rep.entries,
+                (uint64_t)ab.st_size, hex, o->output);
+    if (st != SE_OK || !o->mark)
+        goto done;
+
+    if (r.n_files == 0 && out)
+        fprintf(out, "remote-only: nothing selected; the run stays complete\n");
+    if (r.n_files > 0) {
+        snprintf(r.archive_name, sizeof r.archive_name, "%s", base);
+        memcpy(r.archive_sha256, hex, sizeof hex);
+        r.archive_bytes = (uint64_t)ab.st_size;
+        if (out)
+            fprintf(out, "remote-only: %zu files, %" PRIu64 " bytes, selected\n", r.n_files,
+                    sel_bytes);
+        st = mark_remote(o, &r, out, err);
+        if (st == SE_OK) {
+            se_err verr = {{0}};
+            if (se_verify_run(o->run, 1, NULL, &verr) != SE_OK)
+                st = se_fail(err, SE_ERR_VALIDATION, "archive: the selected bundle %s does not "
+                             "verify --strict: %s", o->run, verr.msg);
+            else if (out)
+                fprintf(out, "archive: the selected bundle %s verifies with --strict; verify %s "
+                        "--archive %s checks the rest\n", o->run, o->run, o->output);
+        }
+    }
+done:
+    se_remote_free(&r);
+    free(l.v);
+    archive_manifest_free(&t);
+    return st;
+}
+
+#else /* no libarchive */
+
+se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
+{
+    (void)out;
+    return se_fail(err, SE_ERR_USAGE, "archive %s: not built in: this build has no libarchive "
+                   "(install libarchive-dev and rebuild)", o->run);
+}
+
+#endif
