@@ -389,10 +389,11 @@ static se_status open_run(const char *run_dir, const char *what, se_rundata *rd,
                           size_t *n_cases, se_err *err)
 {
     /* Never re-manifest a run that does not verify. */
-    se_status st = se_verify_run(run_dir, 0, NULL, err);
+    char consequence[64];
+    snprintf(consequence, sizeof consequence, "it is not %s", what);
+    se_status st = se_verify_first(run_dir, "profile", consequence, err);
     if (st != SE_OK)
-        return se_fail(err, SE_ERR_VALIDATION, "profile: %s does not verify, so it is not "
-                       "%s (run verify for details)", run_dir, what);
+        return st;
     st = se_rundata_load(run_dir, rd, err);
     if (st != SE_OK)
         return st;

@@ -205,6 +205,9 @@ int main(int argc, char **argv)
         printf("softmax-evidence %s\n", SE_VERSION);
         break;
     case SE_CMD_RUN:
+        /* Progress only where someone watches it, as nvbench does. */
+        if (!isatty(STDERR_FILENO))
+            cli.run.quiet = 1;
         st = cmd_run(&cli.run, argc, argv, &err);
         break;
     case SE_CMD_FIGURES:
