@@ -156,11 +156,12 @@ static const cmd_doc cmd_docs[] = {
     {"site", "site RUN_DIR OUT_DIR", "the static evidence site",
      "Verifies a run and builds a static evidence site (HTML, CSS, figures, selected run\n"
      "files, SITE_MANIFEST.sha256) in OUT_DIR; verify also accepts a site (docs/SITE.md).\n"},
-    {"profile", "profile RUN_DIR [--reparse]", "Nsight Compute counters",
+    {"profile", "profile RUN_DIR [--reparse] [--quiet]", "Nsight Compute counters",
      "On a GPU, runs Nsight Compute over every kernel of every strategy on the run's shapes,\n"
      "saves the counters as CSV in the run directory and updates its manifest\n"
-     "(docs/PROFILING.md).\n"
-     "  --reparse  rebuild them from the run's saved ncu CSV (no GPU)\n"},
+     "(docs/PROFILING.md). Progress ([n/N], time left) goes to stderr when it is a terminal.\n"
+     "  --reparse  rebuild them from the run's saved ncu CSV (no GPU)\n"
+     "  --quiet    no progress\n"},
 };
 #define N_CMD_DOCS (sizeof cmd_docs / sizeof cmd_docs[0])
 
@@ -696,13 +697,20 @@ static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
     if (strcmp(cmd, "export") == 0)
         return parse_export(argc - 2, argv + 2, cli, err);
     if (strcmp(cmd, "profile") == 0) {
-        int n = argc - 2;
-        if (n > 0 && strcmp(argv[argc - 1], "--reparse") == 0) {
-            cli->dirs.reparse = 1;
-            n--;
+        /* --reparse anywhere; the rest as the other RUN_DIR commands. */
+        int n = 0;
+        for (int k = 2; k < argc; k++) {
+            if (strcmp(argv[k], "--reparse") == 0)
+                cli->dirs.reparse = 1;
+            else
+                argv[2 + n++] = argv[k];
         }
-        return parse_dirs(n, argv + 2, SE_CMD_PROFILE, 1,
-                          "profile: usage: softmax-evidence profile RUN_DIR [--reparse]", cli, err);
+        int reparse = cli->dirs.reparse;
+        se_status st = parse_dirs(n, argv + 2, SE_CMD_PROFILE, 1,
+                                  "profile: usage: softmax-evidence profile RUN_DIR [--reparse] "
+                                  "[--quiet]", cli, err);
+        cli->dirs.reparse = reparse;
+        return st;
     }
     if (strcmp(cmd, "profile-target") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_PROFILE_TARGET, 1,

@@ -234,6 +234,8 @@ int main(int argc, char **argv)
                             cli.export_.output, stdout, &err);
         break;
     case SE_CMD_PROFILE:
+        if (!cli.dirs.reparse && !cli.dirs.quiet && isatty(STDERR_FILENO))
+            setenv(SE_PROFILE_PROGRESS_ENV, "1", 1);
         st = cli.dirs.reparse ? se_profile_reparse(cli.dirs.dir, stdout, &err)
                               : se_profile_main(cli.dirs.dir, "/proc/self/exe", stdout, &err);
         break;
