@@ -168,8 +168,11 @@ static void headline_table(se_doc *d, const se_site *s)
             snprintf(ratio, sizeof ratio, "%.3f", json_number_value(r));
         if (fr)
             snprintf(frac, sizeof frac, "%.3f", json_number_value(fr));
-        const char *cells[7] = {str(c, "shape"), str(c, "what"), str(c, "launch"), median,
-                                interval, ratio, frac};
+        char shape[SE_CASE_ID_SIZE]; /* the run's own RxC, not the protocol's 5xT+1 */
+        se_shape_id(json_integer_value(json_object_get(c, "rows")),
+                    json_integer_value(json_object_get(c, "cols")), shape, sizeof shape);
+        const char *cells[7] = {shape, str(c, "what"), str(c, "launch"), median, interval, ratio,
+                                frac};
         se_doc_row(d, 7, cells);
     }
     se_doc_table_end(d);
@@ -323,7 +326,7 @@ static se_status write_provenance(const se_site *s, se_err *err)
         se_doc_begin(&d, SE_DOC_ROW);
         se_doc_text(&d, "%s", str(c, "case"));
         se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(c, "shape"));
+        se_doc_text(&d, "%.*s", (int)strcspn(str(c, "case"), "."), str(c, "case")); /* RxC */
         se_doc_cell(&d);
         se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(c, "tile")));
         se_doc_cell(&d);
