@@ -13,6 +13,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render/export.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -427,6 +428,29 @@ static se_status write_json(const json_t *doc, const char *path, se_err *err)
     return se_fail(err, SE_ERR_IO, "export: -o %s cannot be written: %s", path, strerror(e));
 }
 
+/* An existing sidecar folder is replaced only if it holds nothing but the
+ * <k>.bin files an export writes: never a folder of someone else's. */
+static se_status check_sidecar(const char *path, se_err *err)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return errno == ENOENT ? SE_OK
+                               : se_fail(err, SE_ERR_IO, "export: %s exists and is not a folder "
+                                         "this command can replace", path);
+    se_status st = SE_OK;
+    struct dirent *e;
+    while (st == SE_OK && (e = readdir(d))) {
+        size_t n = strspn(e->d_name, "0123456789");
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            (n > 0 && strcmp(e->d_name + n, ".bin") == 0))
+            continue;
+        st = se_fail(err, SE_ERR_USAGE, "export: %s holds %s, which an export does not write: "
+                     "it is not replaced (choose another -o)", path, e->d_name);
+    }
+    closedir(d);
+    return st;
+}
+
 se_status se_export_main(const char *dir, se_export_format format, const char *path, FILE *out,
                          se_err *err)
 {
@@ -452,7 +476,11 @@ se_status se_export_main(const char *dir, se_export_format format, const char *p
         snprintf(bin, sizeof bin, "%s-bin", path);
         snprintf(freqs, sizeof freqs, "%s-freqs-bin", path);
         se_publish pb, pf;
-        st = se_publish_begin(&pb, bin, "export", err);
+        st = check_sidecar(bin, err);
+        if (st == SE_OK)
+            st = check_sidecar(freqs, err);
+        if (st == SE_OK)
+            st = se_publish_begin(&pb, bin, "export", err);
         if (st == SE_OK) {
             st = se_publish_begin(&pf, freqs, "export", err);
             if (st != SE_OK)

@@ -91,5 +91,15 @@ p = [l.split() for l in lines if l.startswith(case + "_pvalue")][0]
 assert float(p[1]) < 0.05, p
 PY
 
+# A folder an export did not write is never replaced; a run that does not verify is refused.
+mkdir -p "$work/mine/o.json-bin"; touch "$work/mine/o.json-bin/notes.txt"
+"$bin" export "$ref" --format nvbench -o "$work/mine/o.json" >/dev/null 2>"$work/err"; rc=$?
+[ $rc -eq 2 ] && [ -f "$work/mine/o.json-bin/notes.txt" ] && [ ! -e "$work/mine/o.json" ] &&
+    ok "export keeps a folder it did not write (exit 2)" || bad "export over a foreign folder: exit $rc"
+echo " " >>"$work/slow/summary.json"
+"$bin" export "$work/slow" --format gbench -o "$work/x.json" >/dev/null 2>"$work/err"; rc=$?
+[ $rc -eq 1 ] && [ ! -e "$work/x.json" ] && grep -q "export: the run does not verify" "$work/err" &&
+    ok "export refuses a run that does not verify (exit 1)" || bad "export of an unverified run: exit $rc"
+
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
