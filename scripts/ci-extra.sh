@@ -40,7 +40,7 @@ asan_build() {
 # need services or a browser already ran in build/).
 asan_ctest() {
     (cd build-asan && ctest -L cpu -j "$(nproc)" --output-on-failure \
-        -E '^(bootstrap_|layers_|performance_reference_table|every_kernel_in|peers_script|slurm_|site_in_a_headless_browser)')
+        -E '^(bootstrap_|layers_|performance_reference_table|every_kernel_in|peers_script|slurm_|site_in_a_headless_browser|export_read_)')
 }
 # The no-GPU subcommands on the reference run, under the sanitizers.
 asan_subcommands() {
