@@ -40,7 +40,7 @@ asan_build() {
 # need services or a browser already ran in build/).
 asan_ctest() {
     (cd build-asan && ctest -L cpu -j "$(nproc)" --output-on-failure \
-        -E '^(bootstrap_|layers_|performance_reference_table|every_kernel_in|peers_script|slurm_|site_in_a_headless_browser)')
+        -E '^(bootstrap_|layers_|performance_reference_table|every_kernel_in|peers_script|slurm_|site_in_a_headless_browser|export_read_)')
 }
 # The no-GPU subcommands on the reference run, under the sanitizers.
 asan_subcommands() {
@@ -52,7 +52,11 @@ asan_subcommands() {
         "$bin" trace "$ref" 4096x4096.megakernel -o "$out/mk.json" >"$out/trace.txt" &&
         "$bin" figures "$ref" "$out/figures" >"$out/figures.txt" &&
         "$bin" site "$ref" "$out/site" >"$out/site.txt" &&
-        "$bin" verify "$out/site" >"$out/site-verify.txt"
+        "$bin" verify "$out/site" >"$out/site-verify.txt" &&
+        "$bin" compare "$ref" "$root"/runs/perf/*/ --format json >"$out/compare.json" &&
+        "$bin" table "$ref" --format csv >"$out/table.csv" &&
+        "$bin" export "$ref" --format nvbench -o "$out/nv.json" >"$out/export.txt" &&
+        "$bin" export "$ref" --format gbench -o "$out/gb.json" >>"$out/export.txt"
     local rc=$?
     [ $rc -eq 0 ] || tail -20 "$out"/*.txt
     rm -rf "$out"
@@ -62,7 +66,7 @@ asan_subcommands() {
 step "ASan+UBSan build (build-asan)" asan_build
 if [ -x build-asan/softmax-evidence ]; then
     step "CPU tests under ASan+UBSan" asan_ctest
-    step "verify, table, answer, trace, figures, site on runs/reference under ASan+UBSan" asan_subcommands
+    step "verify, table, answer, trace, figures, site, compare, export on runs/reference under ASan+UBSan" asan_subcommands
 fi
 step "libFuzzer harnesses, ${fuzz_secs} s each" scripts/fuzz.sh "$fuzz_secs"
 echo "$passed passed, $failed failed"

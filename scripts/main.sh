@@ -8,7 +8,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh || exit 1
-scripts/build.sh >build.log 2>&1 || { cat build.log; echo "main: build failed" >&2; exit 1; }
+# The build's progress (ninja's [n/N] lines) on the terminal, everything in build.log.
+echo "main: building into build/ (the whole output in build.log)"
+scripts/build.sh 2>&1 | tee build.log | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]|^build:' |
+    cut -c1-100
+[ "${PIPESTATUS[0]}" -eq 0 ] || { cat build.log; echo "main: build failed" >&2; exit 1; }
 # The run writes its run directory's path here (--run-dir-out), also when a
 # case failed validation; nothing is scraped from its output.
 dirfile=$(mktemp)

@@ -28,6 +28,7 @@ int se_exit_code(se_status status)
     case SE_ERR_CUDA: return 4;
     case SE_ERR_IO: return 5;
     case SE_ERR_NOMEM: return 5;
+    case SE_ERR_SLOWER: return 7;
     }
     return 5;
 }
@@ -43,6 +44,7 @@ const char *se_status_name(se_status status)
     case SE_ERR_IO: return "I/O error";
     case SE_ERR_NOMEM: return "out of host memory";
     case SE_ERR_VALIDATION: return "validation failed";
+    case SE_ERR_SLOWER: return "slower than the gate";
     }
     return "unknown error";
 }

@@ -305,8 +305,9 @@ se_status se_summarize(const double *samples, size_t n, unsigned resamples, uint
     return SE_OK;
 }
 
-se_status se_ratio_of_medians(const double *a, size_t na, const double *b, size_t nb,
-                              unsigned resamples, uint64_t seed, se_ratio *out, se_err *err)
+static se_status ratio_of_medians(const double *a, size_t na, const double *b, size_t nb,
+                                  int paired, unsigned resamples, uint64_t seed, se_ratio *out,
+                                  se_err *err)
 {
     se_status st = check_samples(a, na, "a", err);
     if (st != SE_OK)
@@ -348,7 +349,7 @@ se_status se_ratio_of_medians(const double *a, size_t na, const double *b, size_
         }
         uint64_t state = se_rng_seed(seed);
         for (unsigned k = 0; k < resamples; k++) {
-            if (na == nb) {
+            if (paired) {
                 for (size_t j = 0; j < na; j++) {
                     size_t i = (size_t)(se_rng_next(&state) % na);
                     ranked_draw(&ra, i);
@@ -381,4 +382,17 @@ done:
     ranked_free(&ra);
     ranked_free(&rb);
     return st;
+}
+
+se_status se_ratio_of_medians(const double *a, size_t na, const double *b, size_t nb,
+                              unsigned resamples, uint64_t seed, se_ratio *out, se_err *err)
+{
+    return ratio_of_medians(a, na, b, nb, na == nb, resamples, seed, out, err);
+}
+
+se_status se_ratio_of_medians_independent(const double *a, size_t na, const double *b,
+                                          size_t nb, unsigned resamples, uint64_t seed,
+                                          se_ratio *out, se_err *err)
+{
+    return ratio_of_medians(a, na, b, nb, 0, resamples, seed, out, err);
 }

@@ -56,6 +56,13 @@ se_status se_summarize(const double *samples, size_t n, unsigned resamples, uint
 se_status se_ratio_of_medians(const double *a, size_t na, const double *b, size_t nb,
                               unsigned resamples, uint64_t seed, se_ratio *out, se_err *err);
 
+/* The same ratio with a and b always resampled independently, a first,
+ * whatever their sizes: for samples of two separate runs, where sample k of
+ * one has nothing to do with sample k of the other (compare). */
+se_status se_ratio_of_medians_independent(const double *a, size_t na, const double *b,
+                                          size_t nb, unsigned resamples, uint64_t seed,
+                                          se_ratio *out, se_err *err);
+
 #ifdef __cplusplus
 }
 #endif

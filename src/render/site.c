@@ -140,13 +140,9 @@ static se_status build(se_site *s, FILE *out, size_t *kept, size_t *left, se_err
 
 se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err)
 {
-    se_status st = se_verify_run(run_dir, 0, NULL, err);
-    if (st != SE_OK) {
-        char why[sizeof err->msg];
-        snprintf(why, sizeof why, "%s", err->msg);
-        return se_fail(err, SE_ERR_VALIDATION, "site: the run does not verify, so no site is "
-                       "built from it: %s", why);
-    }
+    se_status st = se_verify_first(run_dir, "site", "no site is built from it", err);
+    if (st != SE_OK)
+        return st;
     struct stat sb;
     /* An existing folder is replaced only if it is an earlier site, whole. */
     if (lstat(out_dir, &sb) == 0 &&

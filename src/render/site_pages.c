@@ -168,8 +168,11 @@ static void headline_table(se_doc *d, const se_site *s)
             snprintf(ratio, sizeof ratio, "%.3f", json_number_value(r));
         if (fr)
             snprintf(frac, sizeof frac, "%.3f", json_number_value(fr));
-        const char *cells[7] = {str(c, "shape"), str(c, "what"), str(c, "launch"), median,
-                                interval, ratio, frac};
+        char shape[SE_CASE_ID_SIZE]; /* the run's own RxC, not the protocol's 5xT+1 */
+        se_shape_id(json_integer_value(json_object_get(c, "rows")),
+                    json_integer_value(json_object_get(c, "cols")), shape, sizeof shape);
+        const char *cells[7] = {shape, str(c, "what"), str(c, "launch"), median, interval, ratio,
+                                frac};
         se_doc_row(d, 7, cells);
     }
     se_doc_table_end(d);
@@ -323,7 +326,7 @@ static se_status write_provenance(const se_site *s, se_err *err)
         se_doc_begin(&d, SE_DOC_ROW);
         se_doc_text(&d, "%s", str(c, "case"));
         se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(c, "shape"));
+        se_doc_text(&d, "%.*s", (int)strcspn(str(c, "case"), "."), str(c, "case")); /* RxC */
         se_doc_cell(&d);
         se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(c, "tile")));
         se_doc_cell(&d);
@@ -448,8 +451,19 @@ static se_status write_reproduce(const se_site *s, size_t kept, size_t left, se_
                     "summary from the samples and re-checks the validation and the traces that are "
                     "here.", SE_SITE_MANIFEST);
     se_doc_heading(&d, 2, "Rebuild the figures from the complete bundle");
-    se_doc_pre(&d, "git clone <the softmax-evidence repository> && cd softmax-evidence\n"
-                   "scripts/build.sh\nbuild/softmax-evidence figures RUN_DIR OUT_DIR");
+    /* The run records its commit, not a repository address (none is
+     * recorded): say where the code is without inventing a URL. */
+    const char *commit = se_json_str(json_object_get(s->rd.env, "source"), "git_commit", "");
+    se_doc_para(&d, "The run records the commit it was built from (%s) but no repository "
+                    "address: take the code from the softmax-evidence repository you got this "
+                    "site or run from, or from the run itself, which embeds the sources it was "
+                    "built from (source/, listed with their SHA-256 in run.json).",
+                commit[0] ? commit : "not recorded");
+    char steps[400];
+    snprintf(steps, sizeof steps, "cd softmax-evidence   # a clone of the repository\n"
+             "git checkout %.64s\nscripts/build.sh\nbuild/softmax-evidence figures RUN_DIR OUT_DIR",
+             commit[0] ? commit : "COMMIT");
+    se_doc_pre(&d, steps);
     se_doc_begin(&d, SE_DOC_PARA);
     se_doc_text(&d, "where RUN_DIR is the complete run directory %s (this repository commits its "
                     "reference run as ", s->rd.run_id);

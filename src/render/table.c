@@ -6,12 +6,23 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "bundle/paths.h"
 #include "bundle/samples.h"
 #include "bundle/verify.h"
 #include "bundle/peers.h"
 #include "model/strategy.h"
 #include "model/json.h"
 #include "render/answer_text.h"
+#include "model/json.h"
+
+/* "5x4097": the run's own RxC of a case or peer entry (the protocol's
+ * spelling, e.g. 5xT+1, is not a name the other commands take). */
+static const char *shape_of(const json_t *o, char *buf, size_t size)
+{
+    se_shape_id(json_integer_value(json_object_get(o, "rows")),
+                json_integer_value(json_object_get(o, "cols")), buf, size);
+    return buf;
+}
 
 static int same_shape(const json_t *o, const json_t *other)
 {
@@ -88,7 +99,8 @@ static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_cas
         if (!same_shape(e, shape_case))
             continue;
         const char *status = se_json_str(e, "status", "?");
-        const char *shape = se_json_str(shape_case, "shape", "?");
+        char sbuf[SE_CASE_ID_SIZE];
+        const char *shape = shape_of(shape_case, sbuf, sizeof sbuf);
         const char *peer = se_json_str(e, "peer", "?");
         char vs[32];
         vs_text(vs, sizeof vs, derived_entry(dshape, "peers", "peer", peer), dshape, peer);
@@ -159,7 +171,8 @@ static void print_best(FILE *out, const se_rundata *rd)
             if (mine && json_is_number(json_object_get(best, "vs_best_peer")))
                 snprintf(vs, sizeof vs, "%.3f", se_json_num(best, "vs_best_peer"));
         }
-        fprintf(out, "%-12s %-17s %12.2f %8s %-17s %12s %12s\n", se_json_str(c, "shape", "?"),
+        char sbuf[SE_CASE_ID_SIZE];
+        fprintf(out, "%-12s %-17s %12.2f %8s %-17s %12s %12s\n", shape_of(c, sbuf, sizeof sbuf),
                 mine ? se_json_str(mine, "strategy", "?") : "-",
                 mine ? se_json_num(mine, "median_ns") / 1e3 : 0.0, frac, peer ? peer : "-", pm,
                 vs);
@@ -180,7 +193,8 @@ void se_table_print(FILE *out, const se_rundata *rd)
         char vs[32];
         vs_text(vs, sizeof vs, derived_entry(dshape, "cases", "case", se_json_str(c, "case", "")),
                 dshape, what);
-        print_row(out, se_json_str(c, "shape", "?"), what, se_json_path(c, "scopes.device"), vs);
+        char sbuf[SE_CASE_ID_SIZE];
+        print_row(out, shape_of(c, sbuf, sizeof sbuf), what, se_json_path(c, "scopes.device"), vs);
         const json_t *next = json_array_get(cases, i + 1);
         if (!next || !same_shape(next, c))
             print_peers(out, rd, c, dshape);
@@ -210,22 +224,218 @@ void se_table_print(FILE *out, const se_rundata *rd)
     }
 }
 
+/* One row of the timing table as data: what every format other than text
+ * prints (render/format.h). d is a device-scope summary, NULL for a peer
+ * that did not run; entry the derived entry holding vs_best_peer. */
+static json_t *row_json(const char *shape, const char *what, const char *kind, const json_t *d,
+                        const json_t *entry, const json_t *dshape, const char *status)
+{
+    json_t *r = json_pack("{s:s, s:s, s:s}", "shape", shape, "what", what, "kind", kind);
+    const json_t *ci = json_object_get(d, "median_ci95_ns");
+    const json_t *rt = json_object_get(d, "time_ratio_to_stream");
+    json_object_set_new(r, "median_ns", d ? json_real(se_json_num(d, "median_ns")) : json_null());
+    json_object_set_new(r, "median_ci95_ns", ci ? json_deep_copy(ci) : json_null());
+    json_object_set_new(r, "ratio_to_stream", rt ? json_real(se_json_num(rt, "ratio")) : json_null());
+    json_object_set_new(r, "ratio_ci95", rt ? json_deep_copy(json_object_get(rt, "ci95")) : json_null());
+    json_object_set_new(r, "gbps", json_object_get(d, "gbps") ? json_real(se_json_num(d, "gbps"))
+                                                               : json_null());
+    json_t *f = json_object_get(d, "fraction_of_copy");
+    json_object_set_new(r, "fraction_of_copy", f ? json_deep_copy(f) : json_null());
+    json_t *vs = json_object_get(entry, "vs_best_peer");
+    json_object_set_new(r, "vs_best_peer", json_is_number(vs) ? json_deep_copy(vs) : json_null());
+    const char *best = se_json_str(json_object_get(dshape, "best_peer"), "name", NULL);
+    json_object_set_new(r, "is_best_peer", json_boolean(best && strcmp(best, what) == 0));
+    json_object_set_new(r, "status", json_string(status));
+    return r;
+}
+
+/* The timing table's rows, in the text table's order: per shape its
+ * cases, then its peers; then the run-level controls. */
+static json_t *table_rows(const se_rundata *rd)
+{
+    json_t *rows = json_array();
+    const json_t *cases = json_object_get(rd->summary, "cases");
+    size_t i, k;
+    json_t *c, *e;
+    json_array_foreach(cases, i, c) {
+        const json_t *dshape = derived_shape(rd, c);
+        const char *what = se_json_str(c, "what", "?");
+        char sbuf[SE_CASE_ID_SIZE];
+        shape_of(c, sbuf, sizeof sbuf);
+        int control = strcmp(what, "copy") == 0 || strcmp(what, SE_MK_INIT_NAME) == 0;
+        json_array_append_new(rows, row_json(sbuf, what, control ? "control" : "strategy",
+                                             se_json_path(c, "scopes.device"),
+                                             derived_entry(dshape, "cases", "case",
+                                                           se_json_str(c, "case", "")),
+                                             dshape, "ok"));
+        const json_t *next = json_array_get(cases, i + 1);
+        if (next && same_shape(next, c))
+            continue;
+        json_array_foreach(json_object_get(rd->peers, "peers"), k, e) {
+            if (!same_shape(e, c))
+                continue;
+            const char *status = se_json_str(e, "status", "?");
+            const char *peer = se_json_str(e, "peer", "?");
+            int ran = strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0;
+            json_array_append_new(rows, row_json(sbuf, peer, "peer",
+                                                 ran ? json_object_get(e, "summary") : NULL,
+                                                 derived_entry(dshape, "peers", "peer", peer),
+                                                 dshape, status));
+        }
+    }
+    json_array_foreach(json_object_get(rd->summary, "controls"), i, c)
+        json_array_append_new(rows, row_json("", se_json_str(c, "what", "?"), "control",
+                                             se_json_path(c, "scopes.device"), NULL, NULL, "ok"));
+    return rows;
+}
+
+/* A number cell: "%.*f" of a JSON number scaled, or "-". */
+static const char *cell(char *buf, size_t size, const json_t *v, double scale, int digits)
+{
+    if (json_is_number(v))
+        snprintf(buf, size, "%.*f", digits, json_number_value(v) * scale);
+    else
+        snprintf(buf, size, "-");
+    return buf;
+}
+
+static void print_md(FILE *out, const se_rundata *rd, const json_t *rows)
+{
+    fprintf(out, "| shape | strategy | median (us) | 95%% interval (us) | ratio to stream | "
+            "ratio 95%% interval | GB/s | of copy | vs best peer |\n"
+            "|:---|:---|---:|---:|---:|---:|---:|---:|---:|\n");
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        const char *kind = se_json_str(r, "kind", "");
+        if (strcmp(se_json_str(r, "shape", ""), "") == 0)
+            continue; /* the run-level controls follow */
+        char a[32], b[32], c2[32], d[32], e[32], f[32], g[32], h[32], v[40];
+        const json_t *ci = json_object_get(r, "median_ci95_ns");
+        const json_t *rc = json_object_get(r, "ratio_ci95");
+        const char *status = se_json_str(r, "status", "ok");
+        if (strcmp(kind, "peer") == 0 && strcmp(status, "ok") != 0 && strcmp(status, "failed") != 0) {
+            char shown[200];
+            se_printable(status, shown, sizeof shown);
+            fprintf(out, "| %s | %s | %s | | | | | | |\n", se_json_str(r, "shape", ""),
+                    se_json_str(r, "what", ""), shown);
+            continue;
+        }
+        cell(v, sizeof v, json_object_get(r, "vs_best_peer"), 1.0, 3);
+        if (json_is_true(json_object_get(r, "is_best_peer")))
+            strcat(v, "*");
+        fprintf(out, "| %s | %s | %s | %s-%s | %s | %s | %s | %s | %s |\n",
+                se_json_str(r, "shape", ""), se_json_str(r, "what", ""),
+                cell(a, sizeof a, json_object_get(r, "median_ns"), 1e-3, 2),
+                cell(b, sizeof b, json_array_get(ci, 0), 1e-3, 2),
+                cell(c2, sizeof c2, json_array_get(ci, 1), 1e-3, 2),
+                cell(d, sizeof d, json_object_get(r, "ratio_to_stream"), 1.0, 3),
+                json_is_array(rc) ? (snprintf(e, sizeof e, "%.3f-%.3f",
+                                              json_number_value(json_array_get(rc, 0)),
+                                              json_number_value(json_array_get(rc, 1))), e)
+                                  : "-",
+                cell(f, sizeof f, json_object_get(r, "gbps"), 1.0, 1),
+                cell(g, sizeof g, json_object_get(r, "fraction_of_copy"), 1.0, 3),
+                strcmp(status, "failed") == 0 ? "FAILED" : v);
+        (void)h;
+    }
+    fprintf(out, "\n*Run %s, device time of one instance (L2 warm): median and its bootstrap 95%% "
+            "interval; ratio: median over stream's on the same shape; of copy: the same-run "
+            "copy's median over this one; vs best peer: the best peer's median over this one "
+            "(* marks the best peer itself).*\n\nRun-level controls (median device time): ",
+            rd->run_id);
+    int first = 1;
+    json_array_foreach(rows, i, r) {
+        if (strcmp(se_json_str(r, "shape", "x"), "") != 0)
+            continue;
+        fprintf(out, "%s%s %.2f us", first ? "" : "; ", se_json_str(r, "what", "?"),
+                se_json_num(r, "median_ns") / 1e3);
+        first = 0;
+    }
+    const json_t *b = se_json_path(rd->summary, "derived.grid_barrier_ns");
+    fprintf(out, "; grid barrier %.3f us each.\n", se_json_num(b, "value") / 1e3);
+}
+
+/* A CSV number field: %.17g, or empty. */
+static void csv_num(FILE *out, const json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(out, ",%.17g", json_number_value(v));
+    else
+        fputc(',', out);
+}
+
+static void print_csv(FILE *out, const json_t *rows)
+{
+    fprintf(out, "shape,what,kind,status,median_ns,median_ci95_lo_ns,median_ci95_hi_ns,"
+            "ratio_to_stream,ratio_ci95_lo,ratio_ci95_hi,gbps,fraction_of_copy,vs_best_peer,"
+            "is_best_peer\n");
+    size_t i;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        char status[200];
+        se_printable(se_json_str(r, "status", ""), status, sizeof status);
+        for (char *p = status; *p; p++)
+            if (*p == ',' || *p == '"')
+                *p = ' ';
+        fprintf(out, "%s,%s,%s,%s", se_json_str(r, "shape", ""), se_json_str(r, "what", ""),
+                se_json_str(r, "kind", ""), status);
+        csv_num(out, json_object_get(r, "median_ns"));
+        csv_num(out, json_array_get(json_object_get(r, "median_ci95_ns"), 0));
+        csv_num(out, json_array_get(json_object_get(r, "median_ci95_ns"), 1));
+        csv_num(out, json_object_get(r, "ratio_to_stream"));
+        csv_num(out, json_array_get(json_object_get(r, "ratio_ci95"), 0));
+        csv_num(out, json_array_get(json_object_get(r, "ratio_ci95"), 1));
+        csv_num(out, json_object_get(r, "gbps"));
+        csv_num(out, json_object_get(r, "fraction_of_copy"));
+        csv_num(out, json_object_get(r, "vs_best_peer"));
+        fprintf(out, ",%s\n", json_is_true(json_object_get(r, "is_best_peer")) ? "yes" : "no");
+    }
+}
+
+void se_table_print_format(FILE *out, const se_rundata *rd, se_format format)
+{
+    if (format == SE_FORMAT_TEXT) {
+        se_table_print(out, rd);
+        return;
+    }
+    json_t *rows = table_rows(rd);
+    if (format == SE_FORMAT_MD) {
+        print_md(out, rd, rows);
+    } else if (format == SE_FORMAT_CSV) {
+        print_csv(out, rows);
+    } else {
+        json_t *doc = json_pack("{s:s, s:i, s:s, s:s, s:O}", "format", "softmax-evidence-table",
+                                "version", 1, "run_id", rd->run_id, "scope", "device",
+                                "rows", rows);
+        json_dumpf(doc, out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        fputc('\n', out);
+        json_decref(doc);
+    }
+    json_decref(rows);
+}
+
 se_status se_table_print_dir(FILE *out, const char *dir, se_err *err)
+{
+    return se_table_print_dir_format(out, dir, SE_FORMAT_TEXT, err);
+}
+
+se_status se_table_print_dir_format(FILE *out, const char *dir, se_format format, se_err *err)
 {
     se_rundata rd;
     se_status st = se_rundata_load(dir, &rd, err);
     if (st != SE_OK)
         return st;
-    se_table_print(out, &rd);
+    se_table_print_format(out, &rd, format);
     se_rundata_free(&rd);
     return SE_OK;
 }
 
-se_status se_table_main(const char *dir, FILE *out, se_err *err)
+se_status se_table_main(const char *dir, se_format format, FILE *out, se_err *err)
 {
     se_status st = se_verify_first(dir, "table", "no table is printed from it", err);
     if (st != SE_OK)
         return st;
     fprintf(stderr, "table: %s verifies (softmax-evidence verify %s)\n", dir, dir);
-    return se_table_print_dir(out, dir, err);
+    return se_table_print_dir_format(out, dir, format, err);
 }

@@ -34,14 +34,20 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
                 return SE_OK;
             }
         }
-    char first[128] = "";
-    if (p->n_shapes)
-        snprintf(first, sizeof first, "%" PRId64 "x%" PRId64 ".megakernel", p->shapes[0].rows,
-                 p->shapes[0].cols);
+    /* The run's own traced cases, as <shapes> x <strategies>. */
+    char shapes[400] = "", strategies[300] = "";
+    for (size_t i = 0, used = 0; i < p->n_shapes && used < sizeof shapes; i++) {
+        int w = snprintf(shapes + used, sizeof shapes - used, "%s%" PRId64 "x%" PRId64,
+                         i ? ", " : "", p->shapes[i].rows, p->shapes[i].cols);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    for (int s = 0, used = 0; s < SE_NSTRATEGIES && used < (int)sizeof strategies; s++)
+        if (se_traced(p, s))
+            used += snprintf(strategies + used, sizeof strategies - (size_t)used, "%s%s",
+                             used ? ", " : "", se_strategy_get((se_strategy)s)->name);
     return se_fail(err, SE_ERR_USAGE,
-                   "trace: no traced case '%s' in this run; cases are <rows>x<cols>.<strategy> "
-                   "for the run's shapes and the strategies stream, graph, fusion, fusion-graph, "
-                   "megakernel, megakernel-graph, rowblock (e.g. %s)", case_id, first);
+                   "trace: no traced case '%s' in this run; its traced cases are <shape>.<strategy> "
+                   "with the shapes %s and the strategies %s", case_id, shapes, strategies);
 }
 
 static void print_summary(FILE *out, const char *case_id, const json_t *r)

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cuda_profiler_api.h>
@@ -84,6 +85,30 @@ static size_t list_cases(const se_protocol *p, pcase *out)
     return n;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "[n/N] shape strategy (elapsed, about ... left)" on stderr, where the
+ * parent `profile` asked for it (SE_PROFILE_PROGRESS_ENV: its stderr is a
+ * terminal and --quiet was not given; ncu passes our stderr through). */
+static void target_progress(int n, int total, const se_shape *sh, se_strategy s, double t0)
+{
+    if (!getenv(SE_PROFILE_PROGRESS_ENV))
+        return;
+    double el = now_s() - t0;
+    if (n > 1)
+        fprintf(stderr, "[%d/%d] %" PRId64 "x%" PRId64 " %s (%.0f s elapsed, about %.0f s left)\n",
+                n, total, sh->rows, sh->cols, se_strategy_get(s)->name, el,
+                el / (n - 1) * (total - n + 1));
+    else
+        fprintf(stderr, "[%d/%d] %" PRId64 "x%" PRId64 " %s\n", n, total, sh->rows, sh->cols,
+                se_strategy_get(s)->name);
+}
+
 se_status se_profile_target(const char *run_dir, se_err *err)
 {
     se_rundata rd;
@@ -102,7 +127,10 @@ se_status se_profile_target(const char *run_dir, se_err *err)
         st = se_fail(err, SE_ERR_CUDA, "cudaStreamCreate failed");
     if (st == SE_OK)
         st = se_cudnn_create(&cudnn, stream, err);
-    int case_no = 0;
+    int case_no = 0, total = 0;
+    double t0 = now_s();
+    for (int s = 0; s < SE_NSTRATEGIES; s++)
+        total += (int)((pp->strategies >> s) & 1u) * (int)pp->n_shapes;
     for (size_t i = 0; i < pp->n_shapes && st == SE_OK; i++) {
         se_case c;
         se_case_host h;
@@ -111,6 +139,7 @@ se_status se_profile_target(const char *run_dir, se_err *err)
             if (!((pp->strategies >> s) & 1u))
                 continue;
             case_no++;
+            target_progress(case_no, total, &pp->shapes[i], (se_strategy)s, t0);
             se_instance in;
             int blocks = se_coop_blocks(pp, &o, &dev, (se_strategy)s, &c.shape);
             st = se_instance_prepare(&in, (se_strategy)s, &c, blocks, cudnn, stream, err);
@@ -389,10 +418,11 @@ static se_status open_run(const char *run_dir, const char *what, se_rundata *rd,
                           size_t *n_cases, se_err *err)
 {
     /* Never re-manifest a run that does not verify. */
-    se_status st = se_verify_run(run_dir, 0, NULL, err);
+    char consequence[64];
+    snprintf(consequence, sizeof consequence, "it is not %s", what);
+    se_status st = se_verify_first(run_dir, "profile", consequence, err);
     if (st != SE_OK)
-        return se_fail(err, SE_ERR_VALIDATION, "profile: %s does not verify, so it is not "
-                       "%s (run verify for details)", run_dir, what);
+        return st;
     st = se_rundata_load(run_dir, rd, err);
     if (st != SE_OK)
         return st;

@@ -10,6 +10,10 @@
 
 #include "model/se_common.h"
 
+/* Set (to "1") in the environment by the command line when `profile`
+ * should print [n/N] progress; profile-target, under ncu, reads it. */
+#define SE_PROFILE_PROGRESS_ENV "SE_PROFILE_PROGRESS"
+
 /* Runs `ncu` on this program's profile-target (self: a link to this
  * program, e.g. /proc/self/exe), parses its CSV, writes profile/ into the
  * run and rewrites the run's manifest. */

@@ -182,10 +182,12 @@ static void progress(const run_state *rs, size_t done, double t0, const char *wh
     }
     double el = mono_s() - t0;
     if (w_done > 0.0)
-        fprintf(stderr, "[case %zu of %zu] %s %s (%.0f s elapsed, about %.0f s left)\n", done + 1,
-                rs->p->n_shapes, what, shape->spec, el, el * (w_all - w_done) / w_done);
+        fprintf(stderr, "[%zu/%zu] %s %" PRId64 "x%" PRId64 " (%.0f s elapsed, about %.0f s left)\n",
+                done + 1, rs->p->n_shapes, what, shape->rows, shape->cols, el,
+                el * (w_all - w_done) / w_done);
     else
-        fprintf(stderr, "[case %zu of %zu] %s %s\n", done + 1, rs->p->n_shapes, what, shape->spec);
+        fprintf(stderr, "[%zu/%zu] %s %" PRId64 "x%" PRId64 "\n", done + 1, rs->p->n_shapes, what,
+                shape->rows, shape->cols);
 }
 
 static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *out, se_err *err)

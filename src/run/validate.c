@@ -279,8 +279,8 @@ se_status se_validate_strategies(const se_protocol *p, const se_run_config *o,
         if (!(p->strategies & (1u << s)))
             continue;
         if (!o->quiet)
-            fprintf(stderr, "[shape %zu/%zu] %s: validating %s\n", shape_index + 1, p->n_shapes,
-                    shape->spec, se_strategy_get((se_strategy)s)->name);
+            fprintf(stderr, "[%zu/%zu] %" PRId64 "x%" PRId64 ": validating %s\n", shape_index + 1,
+                    p->n_shapes, shape->rows, shape->cols, se_strategy_get((se_strategy)s)->name);
         se_validation *v = &results[*n_results];
         memset(v, 0, sizeof *v);
         v->strategy = (se_strategy)s;

@@ -78,59 +78,102 @@ static void print_wrapped(FILE *out, const char *text, int indent, int width)
     fputc('\n', out);
 }
 
-void se_cli_usage(FILE *out)
+/* One subcommand's documentation: its usage line, one line for the global
+ * help, and the text of `softmax-evidence CMD --help`. */
+typedef struct cmd_doc {
+    const char *name;
+    const char *usage;
+    const char *line;
+    const char *help;
+} cmd_doc;
+
+static const cmd_doc cmd_docs[] = {
+    {"run", "run [options]", "on a GPU: validate, time, trace, measure the peers, write a run",
+     "On a GPU, computes the RMS-scaled softmax with every strategy on every shape of the\n"
+     "protocol, validates each output against a float64 CPU reference and cuDNN, times every\n"
+     "strategy and control in every scope, and writes a run directory RUNS_DIR/<UTC start>/\n"
+     "with its SHA-256 manifest; a separate traced run of every strategy records each task's\n"
+     "SM and start and end times; then bench/peers.py times PyTorch eager, torch.compile and\n"
+     "torch.softmax on the same inputs (skipped, saying why, where python, torch or CUDA for\n"
+     "torch is missing). Progress ([n/N], time left) goes to stderr when it is a terminal.\n"},
+    {"verify", "verify RUN_DIR [--strict] [--trusted-key PUB] [--archive F]",
+     "no GPU: re-hash and recompute a run (or check a site)",
+     "With no GPU, re-hashes a run directory against its manifest, recomputes every timing\n"
+     "summary from the raw samples and re-checks the validation, every dependency trace and\n"
+     "the PyTorch peers (docs/BUNDLE.md). A folder with SITE_MANIFEST.sha256 and no run\n"
+     "manifest is checked as a site (docs/SITE.md).\n"
+     "  --strict           also fail on files listed but not present (remote-only)\n"
+     "  --trusted-key PUB  also check that MANIFEST.sha256.sig is an Ed25519 signature of\n"
+     "                     the manifest by that public key (docs/SIGNING.md)\n"
+     "  --archive F        also check the remote-only files against the archive F\n"
+     "                     (docs/ARCHIVE.md)\n"},
+    {"sign", "sign RUN_DIR --key KEY", "verify a run, then sign its manifest",
+     "Verifies a run, then signs its MANIFEST.sha256 with the Ed25519 private key KEY (PEM)\n"
+     "into MANIFEST.sha256.sig (docs/SIGNING.md).\n"},
+    {"archive", "archive RUN_DIR -o FILE.tar.gz [--remote-only GLOB]...",
+     "the complete run as a deterministic .tar.gz (docs/ARCHIVE.md)", NULL},
+    {"trace", "trace RUN_DIR CASE -o FILE.json", "one trace as Perfetto JSON",
+     "Writes one trace of a run as Chrome trace-event JSON for Perfetto, and prints its\n"
+     "checks and summary (docs/TRACES.md). CASE is <rows>x<cols>.<strategy> with the run's\n"
+     "own shape, as `table` prints it (e.g. 4096x4096.megakernel); an unknown case lists\n"
+     "the run's.\n"
+     "  -o, --output FILE  the JSON file to write\n"},
+    {"figures", "figures RUN_DIR OUT_DIR", "figures, report, provenance",
+     "Verifies a run, then draws its figures (SVG and PNG, with gnuplot) and writes\n"
+     "report.md, report.html and provenance.json into OUT_DIR (docs/FIGURES.md).\n"},
+    {"table", "table RUN_DIR [--format text|md|csv|json]", "verify a run, then print its timing table",
+     "Verifies a run, then prints its timing table (the one run prints last): strategies,\n"
+     "copy and peers per shape with the median device time and its 95% interval, the ratio\n"
+     "to stream with its interval, GB/s, fraction of the same-run copy and ratio to the best\n"
+     "peer (docs/PEERS.md, docs/CLI.md).\n"
+     "  --format text  aligned columns, then the controls, the best-of table and the answer\n"
+     "  --format md    the same tables in Markdown (the README's are generated with it)\n"
+     "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
+     "  --format json  the timing table's rows at full precision\n"},
+    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md]", "the answer over several runs",
+     "Verifies the runs, then states the answer: per shape and mechanism the device-time\n"
+     "ratio to stream with its 95% interval in the first run and its range over all the runs\n"
+     "given, and sentences generated from those numbers (docs/TIMING.md).\n"},
+    {"compare", "compare RUN_A RUN_B [RUN...] [--format text|md|csv|json] [--fail-if-slower PCT] "
+     "[--scope S]", "per case, B's median time over A's with a bootstrap interval",
+     "Verifies every run, prints the environment fields that differ (GPU, driver, commit...),\n"
+     "then per case present in both runs the ratio of median times B/A with a bootstrap 95%\n"
+     "interval from the raw samples of both, a marker where the interval excludes 1, and a\n"
+     "summary line; each further run is compared with RUN_A (docs/COMPARE.md).\n"
+     "  --format F          text (default), md, csv or json\n"
+     "  --fail-if-slower P  exit 7 when a case got slower by more than P percent with its\n"
+     "                      95% interval excluding that (its lower bound above 1 + P/100)\n"
+     "  --scope S           device (default, L2 warm), device_cold, batch or host\n"},
+    {"export", "export RUN_DIR --format nvbench|gbench -o FILE",
+     "a run as nvbench or Google Benchmark JSON",
+     "Verifies a run, then writes it in another tool's format (docs/EXPORT.md):\n"
+     "  --format nvbench  nvbench's JSON, its summary tags (nv/cold/time/gpu/median...),\n"
+     "                    the raw samples as its float32 sidecar files in FILE-bin/, and our\n"
+     "                    intervals as extra summaries: nvbench_compare.py reads it\n"
+     "  --format gbench   Google Benchmark's JSON, one repetition per sample with the\n"
+     "                    median aggregate: its compare.py reads it\n"
+     "  -o, --output FILE the JSON file to write (written whole or not at all)\n"},
+    {"site", "site RUN_DIR OUT_DIR", "the static evidence site",
+     "Verifies a run and builds a static evidence site (HTML, CSS, figures, selected run\n"
+     "files, SITE_MANIFEST.sha256) in OUT_DIR; verify also accepts a site (docs/SITE.md).\n"},
+    {"profile", "profile RUN_DIR [--reparse] [--quiet]", "Nsight Compute counters",
+     "On a GPU, runs Nsight Compute over every kernel of every strategy on the run's shapes,\n"
+     "saves the counters as CSV in the run directory and updates its manifest\n"
+     "(docs/PROFILING.md). Progress ([n/N], time left) goes to stderr when it is a terminal.\n"
+     "  --reparse  rebuild them from the run's saved ncu CSV (no GPU)\n"
+     "  --quiet    no progress\n"},
+};
+#define N_CMD_DOCS (sizeof cmd_docs / sizeof cmd_docs[0])
+
+static const char exit_codes[] =
+    "Exit status, the same in every command (docs/CLI.md): 0 all passed, 1 a validation\n"
+    "or verification failed, 2 bad argument, 3 a device or memory limit, 4 a CUDA error,\n"
+    "5 an I/O or host memory error (a missing or unreadable file or folder), 6 no CUDA\n"
+    "device, 7 compare --fail-if-slower: a case got slower than the gate.\n";
+
+static void print_run_options(FILE *out)
 {
-    fprintf(out,
-            "usage: softmax-evidence run [options]\n"
-            "       softmax-evidence verify RUN_DIR [--strict] [--trusted-key PUB] [--archive F]\n"
-            "       softmax-evidence sign RUN_DIR --key KEY\n"
-            "       softmax-evidence archive RUN_DIR -o FILE.tar.gz [--remote-only GLOB]...\n"
-            "       softmax-evidence trace RUN_DIR CASE -o FILE.json\n"
-            "       softmax-evidence figures RUN_DIR OUT_DIR\n"
-            "       softmax-evidence table RUN_DIR\n"
-            "       softmax-evidence answer RUN_DIR [RUN_DIR...] [--format text|md]\n"
-            "       softmax-evidence site RUN_DIR OUT_DIR\n"
-            "       softmax-evidence profile RUN_DIR [--reparse]\n"
-            "       softmax-evidence --help | --version\n"
-            "\n"
-            "run: on a GPU, computes the RMS-scaled softmax with every strategy on every\n"
-            "shape of the protocol, validates each output against a float64 CPU reference\n"
-            "and cuDNN, times every strategy and control in every scope, and writes a run\n"
-            "directory RUNS_DIR/<UTC start>/ with its SHA-256 manifest; a separate traced\n"
-            "run of every strategy records each task's SM and start and end times; then\n"
-            "bench/peers.py times PyTorch eager, torch.compile and torch.softmax on the same\n"
-            "inputs (skipped, saying why, where python, torch or CUDA for torch is missing).\n"
-            "verify: with no GPU, re-hashes a run directory against its manifest,\n"
-            "recomputes every timing summary from the raw samples and re-checks the\n"
-            "validation, every dependency trace and the PyTorch peers; --strict also fails\n"
-            "on files listed but not present; --trusted-key PUB also checks that\n"
-            "MANIFEST.sha256.sig is an Ed25519 signature of the manifest by that key.\n"
-            "sign: verifies a run, then signs its MANIFEST.sha256 with the Ed25519 private\n"
-            "key KEY (PEM) into MANIFEST.sha256.sig (docs/SIGNING.md).\n"
-            "archive: writes the complete run as a deterministic .tar.gz and leaves the\n"
-            "selected bundle (big arrays and traces remote-only, recorded in remote.json);\n"
-            "verify --archive F checks them against F (docs/ARCHIVE.md; archive --help).\n"
-            "trace: writes one trace of a run (CASE = <rows>x<cols>.<strategy>) as Chrome\n"
-            "trace-event JSON for Perfetto, and prints its checks and summary.\n"
-            "figures: verifies a run, then draws its figures (SVG and PNG, with gnuplot)\n"
-            "and writes report.md, report.html and provenance.json into OUT_DIR.\n"
-            "table: verifies a run, then prints its timing table (the one run prints last):\n"
-            "strategies, copy and peers per shape, GB/s, fraction of copy, ratio to the best\n"
-            "peer.\n"
-            "answer: verifies the runs, then states the answer: per shape and mechanism the\n"
-            "device-time ratio to stream with its 95%% interval in the first run and its\n"
-            "range over all the runs given, and sentences generated from those numbers.\n"
-            "site: verifies a run and builds a static evidence site (HTML, CSS, figures,\n"
-            "selected run files, SITE_MANIFEST.sha256); verify also accepts a site.\n"
-            "profile: on a GPU, runs Nsight Compute over every kernel of every strategy on\n"
-            "the run's shapes, saves the counters as CSV in the run directory and updates\n"
-            "its manifest; --reparse rebuilds them from the run's saved ncu CSV (no GPU).\n"
-            "\n"
-            "Exit status: 0 all passed, 1 a validation or verification failed, 2 bad\n"
-            "argument, 3 a device or memory limit, 4 a CUDA error, 5 an I/O or host memory\n"
-            "error, 6 no CUDA device.\n"
-            "\n"
-            "options of run:\n");
+    fprintf(out, "\noptions of run:\n");
     for (size_t i = 0; i < N_RUN_OPTS; i++)
         fprintf(out, "  %-14s %s  %s\n", run_opts[i].name, run_opts[i].takes_value ? "V" : " ",
                 run_opts[i].help);
@@ -141,6 +184,39 @@ void se_cli_usage(FILE *out)
         print_wrapped(out, info->description, 20, 79);
     }
     fprintf(out, "\ndefault shapes: %s\n", SE_DEFAULT_SHAPES);
+}
+
+void se_cli_usage(FILE *out)
+{
+    fprintf(out, "usage: softmax-evidence COMMAND [arguments]   (softmax-evidence COMMAND --help "
+                 "for one command's)\n\n");
+    for (size_t i = 0; i < N_CMD_DOCS; i++)
+        fprintf(out, "  %-9s %s\n", cmd_docs[i].name, cmd_docs[i].line);
+    fprintf(out, "  %-9s %s\n\n", "--version", "the program's version");
+    fputs(exit_codes, out);
+}
+
+static const cmd_doc *find_doc(const char *cmd)
+{
+    for (size_t i = 0; i < N_CMD_DOCS; i++)
+        if (strcmp(cmd, cmd_docs[i].name) == 0)
+            return &cmd_docs[i];
+    return NULL;
+}
+
+int se_cli_command_help(FILE *out, const char *cmd)
+{
+    for (size_t i = 0; i < N_CMD_DOCS; i++) {
+        if (strcmp(cmd, cmd_docs[i].name) != 0 || !cmd_docs[i].help)
+            continue;
+        fprintf(out, "usage: softmax-evidence %s\n\n%s", cmd_docs[i].usage, cmd_docs[i].help);
+        if (strcmp(cmd, "run") == 0)
+            print_run_options(out);
+        fprintf(out, "\n");
+        fputs(exit_codes, out);
+        return 1;
+    }
+    return 0;
 }
 
 static const opt_def *find_opt(const char *arg, const char **value)
@@ -274,6 +350,10 @@ static se_status parse_dirs(int argc, char **argv, se_command cmd, int want, con
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
         }
+        if (strcmp(argv[k], "--quiet") == 0) {
+            cli->dirs.quiet = 1;
+            continue;
+        }
         if (argv[k][0] == '-' || !argv[k][0])
             return se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
         if (npos == want)
@@ -373,7 +453,169 @@ static se_status parse_sign(int argc, char **argv, se_cli *cli, se_err *err)
     return SE_OK;
 }
 
+/* The value of option argv[*k] ("--opt V" or "--opt=V"), or NULL when
+ * argv[*k] is not `name`. A missing value is an empty string. */
+static const char *opt_value(int argc, char **argv, int *k, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*k], name, n) != 0)
+        return NULL;
+    if (argv[*k][n] == '=')
+        return argv[*k] + n + 1;
+    if (argv[*k][n] != '\0')
+        return NULL;
+    return *k + 1 < argc ? argv[++*k] : "";
+}
+
+/* --format V among `allowed` ("text|md|csv|json"): *fmt is V's se_format. */
+static se_status parse_format(const char *cmd, const char *v, const char *allowed, int *fmt,
+                              se_err *err)
+{
+    static const char *const names[] = {"text", "md", "csv", "json"};
+    size_t n = strlen(v);
+    for (int i = 0; i < 4 && n > 0; i++) {
+        const char *at = strstr(allowed, names[i]);
+        if (strcmp(v, names[i]) == 0 && at && (at[n] == '|' || at[n] == '\0')) {
+            *fmt = i;
+            return SE_OK;
+        }
+    }
+    return se_fail(err, SE_ERR_USAGE, "%s: --format: '%s' is not one of %s", cmd, v, allowed);
+}
+
+static int is_help(const char *a)
+{
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    static const char usage[] = "table: usage: softmax-evidence table RUN_DIR "
+                                "[--format text|md|csv|json]";
+    cli->cmd = SE_CMD_TABLE;
+    for (int k = 0; k < argc; k++) {
+        const char *v = opt_value(argc, argv, &k, "--format");
+        if (v) {
+            se_status st = parse_format("table", v, "text|md|csv|json", &cli->dirs.format, err);
+            if (st != SE_OK)
+                return st;
+        } else if (is_help(argv[k])) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        } else if (argv[k][0] == '-' || !argv[k][0]) {
+            return se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
+        } else if (cli->dirs.dir) {
+            return se_fail(err, SE_ERR_USAGE, "%s (unexpected argument '%s')", usage, argv[k]);
+        } else {
+            cli->dirs.dir = argv[k];
+        }
+    }
+    if (!cli->dirs.dir)
+        return se_fail(err, SE_ERR_USAGE, "%s", usage);
+    return SE_OK;
+}
+
+static se_status parse_compare(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    static const char usage[] = "compare: usage: softmax-evidence compare RUN_A RUN_B [RUN...] "
+                                "[--format text|md|csv|json] [--fail-if-slower PCT] [--scope S]";
+    se_compare_cli *c = &cli->compare;
+    cli->cmd = SE_CMD_COMPARE;
+    c->fail_if_slower = -1.0;
+    c->scope = "device";
+    c->dirs = calloc((size_t)argc + 1, sizeof *c->dirs);
+    if (!c->dirs)
+        return se_fail(err, SE_ERR_NOMEM, "compare: out of memory");
+    for (int k = 0; k < argc; k++) {
+        const char *v;
+        se_status st = SE_OK;
+        if ((v = opt_value(argc, argv, &k, "--format")))
+            st = parse_format("compare", v, "text|md|csv|json", &c->format, err);
+        else if ((v = opt_value(argc, argv, &k, "--fail-if-slower")))
+            st = se_parse_f64(v, 0.0, 1e6, "compare: --fail-if-slower", &c->fail_if_slower, err);
+        else if ((v = opt_value(argc, argv, &k, "--scope"))) {
+            if (strcmp(v, "device") && strcmp(v, "device_cold") && strcmp(v, "batch") &&
+                strcmp(v, "host"))
+                st = se_fail(err, SE_ERR_USAGE, "compare: --scope: '%s' is not device, "
+                             "device_cold, batch or host", v);
+            c->scope = v;
+        } else if (is_help(argv[k])) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        } else if (argv[k][0] == '-' || !argv[k][0])
+            st = se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
+        else
+            c->dirs[c->n_dirs++] = argv[k];
+        if (st != SE_OK)
+            return st;
+    }
+    if (c->n_dirs < 2)
+        return se_fail(err, SE_ERR_USAGE, "%s (two runs or more)", usage);
+    return SE_OK;
+}
+
+static se_status parse_export(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    static const char usage[] = "export: usage: softmax-evidence export RUN_DIR "
+                                "--format nvbench|gbench -o FILE";
+    se_export_cli *x = &cli->export_;
+    int have_format = 0;
+    cli->cmd = SE_CMD_EXPORT;
+    for (int k = 0; k < argc; k++) {
+        const char *v;
+        if ((v = opt_value(argc, argv, &k, "--format"))) {
+            if (strcmp(v, "nvbench") != 0 && strcmp(v, "gbench") != 0)
+                return se_fail(err, SE_ERR_USAGE, "export: --format: '%s' is not nvbench or "
+                               "gbench", v);
+            x->gbench = strcmp(v, "gbench") == 0;
+            have_format = 1;
+        } else if ((v = opt_value(argc, argv, &k, "-o")) ||
+                   (v = opt_value(argc, argv, &k, "--output"))) {
+            if (!*v)
+                return se_fail(err, SE_ERR_USAGE, "export: -o needs a file name");
+            x->output = v;
+        } else if (is_help(argv[k])) {
+            cli->cmd = SE_CMD_HELP;
+            return SE_OK;
+        } else if (argv[k][0] == '-' || !argv[k][0]) {
+            return se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
+        } else if (x->dir) {
+            return se_fail(err, SE_ERR_USAGE, "%s (unexpected argument '%s')", usage, argv[k]);
+        } else {
+            x->dir = argv[k];
+        }
+    }
+    if (!x->dir || !have_format || !x->output)
+        return se_fail(err, SE_ERR_USAGE, "%s (missing %s)", usage,
+                       !x->dir ? "RUN_DIR" : !have_format ? "--format" : "-o FILE");
+    return SE_OK;
+}
+
+static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err);
+
 se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
+{
+    se_status st = parse_command(argc, argv, cli, err);
+    if (st != SE_OK) {
+        se_cli_free(cli);
+        return st;
+    }
+    if (cli->cmd == SE_CMD_HELP && argc >= 2 && argv[1][0] != '-') {
+        /* `CMD --help`, or `help CMD`: that command's help. */
+        const char *of = strcmp(argv[1], "help") == 0 ? (argc >= 3 ? argv[2] : NULL) : argv[1];
+        if (of && !find_doc(of) && of != argv[1])
+            return se_fail(err, SE_ERR_USAGE, "help: unknown command '%s'; try "
+                           "'softmax-evidence --help'", of);
+        cli->help_for = of && find_doc(of) ? of : NULL;
+        if (of && strcmp(of, "archive") == 0) {
+            cli->cmd = SE_CMD_ARCHIVE_HELP; /* its help is archive_cmd.c's */
+            cli->help_for = NULL;
+        }
+    }
+    return SE_OK;
+}
+
+static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
 {
     memset(cli, 0, sizeof *cli);
     if (argc < 2)
@@ -449,16 +691,26 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
                           "site: usage: softmax-evidence site RUN_DIR OUT_DIR", cli, err);
     if (strcmp(cmd, "table") == 0)
-        return parse_dirs(argc - 2, argv + 2, SE_CMD_TABLE, 1,
-                          "table: usage: softmax-evidence table RUN_DIR", cli, err);
+        return parse_table(argc - 2, argv + 2, cli, err);
+    if (strcmp(cmd, "compare") == 0)
+        return parse_compare(argc - 2, argv + 2, cli, err);
+    if (strcmp(cmd, "export") == 0)
+        return parse_export(argc - 2, argv + 2, cli, err);
     if (strcmp(cmd, "profile") == 0) {
-        int n = argc - 2;
-        if (n > 0 && strcmp(argv[argc - 1], "--reparse") == 0) {
-            cli->dirs.reparse = 1;
-            n--;
+        /* --reparse anywhere; the rest as the other RUN_DIR commands. */
+        int n = 0;
+        for (int k = 2; k < argc; k++) {
+            if (strcmp(argv[k], "--reparse") == 0)
+                cli->dirs.reparse = 1;
+            else
+                argv[2 + n++] = argv[k];
         }
-        return parse_dirs(n, argv + 2, SE_CMD_PROFILE, 1,
-                          "profile: usage: softmax-evidence profile RUN_DIR [--reparse]", cli, err);
+        int reparse = cli->dirs.reparse;
+        se_status st = parse_dirs(n, argv + 2, SE_CMD_PROFILE, 1,
+                                  "profile: usage: softmax-evidence profile RUN_DIR [--reparse] "
+                                  "[--quiet]", cli, err);
+        cli->dirs.reparse = reparse;
+        return st;
     }
     if (strcmp(cmd, "profile-target") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_PROFILE_TARGET, 1,
@@ -473,6 +725,9 @@ void se_cli_free(se_cli *cli)
     se_archive_cli_free(&cli->archive);
     free(cli->answer.dirs);
     cli->answer.dirs = NULL;
+    free(cli->compare.dirs);
+    cli->compare.dirs = NULL;
+    cli->compare.n_dirs = 0;
     cli->answer.n_dirs = 0;
     cli->run.n_shapes = 0;
 }

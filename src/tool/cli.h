@@ -39,7 +39,9 @@ typedef enum se_command {
     SE_CMD_PROFILE_TARGET, /* internal: what `profile` runs under Nsight Compute */
     SE_CMD_SIGN,
     SE_CMD_ARCHIVE,     /* tool/archive_cmd.h */
-    SE_CMD_ARCHIVE_HELP
+    SE_CMD_ARCHIVE_HELP,
+    SE_CMD_COMPARE,
+    SE_CMD_EXPORT
 } se_command;
 
 /* Bits of se_run_opts.given: which workload options the command line set
@@ -89,12 +91,31 @@ typedef struct se_trace_opts {
     const char *output;  /* -o FILE.json */
 } se_trace_opts;
 
-/* figures RUN_DIR OUT_DIR; table RUN_DIR; profile RUN_DIR; profile-target RUN_DIR. */
+/* figures RUN_DIR OUT_DIR; table RUN_DIR; profile RUN_DIR; profile-target RUN_DIR;
+ * site RUN_DIR OUT_DIR. */
 typedef struct se_dir_opts {
     const char *dir;
     const char *out_dir;
     int reparse;   /* profile --reparse */
+    int format;    /* table --format: se_format (render/format.h) */
+    int quiet;     /* --quiet, or stderr is not a terminal: no progress */
 } se_dir_opts;
+
+/* compare RUN_A RUN_B [RUN...] [--format F] [--fail-if-slower PCT] [--scope S] */
+typedef struct se_compare_cli {
+    const char **dirs;     /* argv entries; the first is the baseline A */
+    size_t n_dirs;
+    int format;            /* se_format */
+    double fail_if_slower; /* percent, < 0 when not given */
+    const char *scope;     /* "device" unless --scope */
+} se_compare_cli;
+
+/* export RUN --format nvbench|gbench -o FILE */
+typedef struct se_export_cli {
+    const char *dir;
+    int gbench;            /* 0: nvbench, 1: Google Benchmark */
+    const char *output;
+} se_export_cli;
 
 typedef struct se_verify_opts {
     const char *dir;  /* a run directory */
@@ -125,6 +146,9 @@ typedef struct se_cli {
     se_answer_opts answer;
     se_sign_opts sign;
     se_archive_cli archive;
+    se_compare_cli compare;
+    se_export_cli export_;
+    const char *help_for;  /* SE_CMD_HELP: the subcommand whose help was asked, or NULL */
 } se_cli;
 
 /* Parses argv. On success cli is filled (free it with se_cli_free); on
@@ -133,8 +157,12 @@ se_status se_cli_parse(int argc, char **argv, se_cli *cli, se_err *err);
 
 void se_cli_free(se_cli *cli);
 
-/* The --help text. */
+/* The --help text: every command in one line each, the exit codes. */
 void se_cli_usage(FILE *out);
+
+/* `softmax-evidence CMD --help`: that command's usage, what it does and its
+ * options. Returns 0 if CMD is not a command. */
+int se_cli_command_help(FILE *out, const char *cmd);
 
 #ifdef __cplusplus
 }

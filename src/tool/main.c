@@ -20,6 +20,8 @@
 #include "tool/cli.h"
 #include "tool/overrides.h"
 #include "render/answer_text.h"
+#include "render/compare_print.h"
+#include "render/export.h"
 #include "render/figures.h"
 #include "render/table.h"
 #include "run/profile.h"
@@ -184,6 +186,9 @@ static se_status cmd_verify(const se_verify_opts *o, se_err *err)
 
 int main(int argc, char **argv)
 {
+    /* Line-buffered stdout: through a pipe, a command's details (stdout)
+     * and its error (stderr) keep the order they were written in. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     se_cli cli;
     se_err err = {{0}};
     se_status st = se_cli_parse(argc, argv, &cli, &err);
@@ -193,12 +198,16 @@ int main(int argc, char **argv)
     }
     switch (cli.cmd) {
     case SE_CMD_HELP:
-        se_cli_usage(stdout);
+        if (!cli.help_for || !se_cli_command_help(stdout, cli.help_for))
+            se_cli_usage(stdout);
         break;
     case SE_CMD_VERSION:
         printf("softmax-evidence %s\n", SE_VERSION);
         break;
     case SE_CMD_RUN:
+        /* Progress only where someone watches it, as nvbench does. */
+        if (!isatty(STDERR_FILENO))
+            cli.run.quiet = 1;
         st = cmd_run(&cli.run, argc, argv, &err);
         break;
     case SE_CMD_FIGURES:
@@ -212,9 +221,21 @@ int main(int argc, char **argv)
                             cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout, &err);
         break;
     case SE_CMD_TABLE:
-        st = se_table_main(cli.dirs.dir, stdout, &err);
+        st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
+        break;
+    case SE_CMD_COMPARE: {
+        se_compare_opts o = {cli.compare.scope, cli.compare.fail_if_slower};
+        st = se_compare_main(cli.compare.dirs, cli.compare.n_dirs, &o,
+                             (se_format)cli.compare.format, stdout, &err);
+        break;
+    }
+    case SE_CMD_EXPORT:
+        st = se_export_main(cli.export_.dir, cli.export_.gbench ? SE_EXPORT_GBENCH : SE_EXPORT_NVBENCH,
+                            cli.export_.output, stdout, &err);
         break;
     case SE_CMD_PROFILE:
+        if (!cli.dirs.reparse && !cli.dirs.quiet && isatty(STDERR_FILENO))
+            setenv(SE_PROFILE_PROGRESS_ENV, "1", 1);
         st = cli.dirs.reparse ? se_profile_reparse(cli.dirs.dir, stdout, &err)
                               : se_profile_main(cli.dirs.dir, "/proc/self/exe", stdout, &err);
         break;

@@ -53,8 +53,11 @@ expect 2 "--peers-script: empty path" run --peers-script ""
 expect 2 "--peers-python: empty path" run --peers-python=
 expect 2 "--no-peers: cannot be combined with --peers-python" run --no-peers --peers-python python3
 expect 2 "table: usage: softmax-evidence table RUN_DIR" table
-expect 2 "table: usage: softmax-evidence table RUN_DIR (unexpected argument 'b')" table a b
-expect 2 "table: usage: softmax-evidence table RUN_DIR (unknown argument '--all')" table --all x
+expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] (unexpected argument 'b')" table a b
+expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] (unknown argument '--all')" table --all x
+expect 2 "table: --format: 'xml' is not one of text|md|csv|json" table x --format xml
+expect 2 "export: usage: softmax-evidence export RUN_DIR --format nvbench|gbench -o FILE (missing -o FILE)" export x --format nvbench
+expect 2 "export: --format: 'csv' is not nvbench or gbench" export x --format csv -o y
 expect 5 "table: $tmp/none: not a directory" table "$tmp/none"
 mkdir "$tmp/notarun"
 expect 5 "table: cannot read manifest $tmp/notarun/MANIFEST.sha256" table "$tmp/notarun"
@@ -83,7 +86,8 @@ expect 2 "archive: --no-remote-only cannot be combined with" archive "$ref" -o "
 expect 2 "--remote-min-bytes: expected an integer, got '1k'" archive "$ref" -o "$tmp/a.tar.gz" --remote-min-bytes 1k
 expect 2 "verify: --archive needs the run's .tar.gz" verify "$ref" --archive
 expect 0 "usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive --help
-expect 0 "usage: softmax-evidence run" --help
+expect 0 "usage: softmax-evidence COMMAND" --help
+expect 0 "usage: softmax-evidence run [options]" run --help
 expect 0 "softmax-evidence 0." --version
 
 echo "$passes passed, $fails failed"

@@ -1,11 +1,14 @@
 /*
- * minirun_resummarize.c RUN RESAMPLES - part of making fuzz_verify's mini
- * run (make_seeds.py): sets the protocol's bootstrap resamples to RESAMPLES
- * and rewrites protocol.json, then summary.json (se_summary_build and
+ * minirun_resummarize.c RUN RESAMPLES|keep - part of making fuzz_verify's
+ * mini run (make_seeds.py): sets the protocol's bootstrap resamples to
+ * RESAMPLES and rewrites protocol.json ("keep": protocol.json untouched, as
+ * tests/cli/make_slower_run.py needs), then summary.json (se_summary_build and
  * se_derived_add, as a run does) and each peer's summary in peers.json from
  * the run's samples, so that verifying the mini run takes milliseconds, not
  * the reference protocol's seconds of bootstrap. make_seeds.py then writes
- * the manifest. Not a fuzzer; built beside them.
+ * the manifest. Not a fuzzer; built beside them, and as resummarize_run in
+ * every build with tests (tests/CMakeLists.txt) for the doctored runs of
+ * the compare and export tests.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +65,15 @@ int main(int argc, char **argv)
     se_path_join(run_dir, SE_PROTOCOL_JSON, path, sizeof path);
     if (se_protocol_load(path, &p, &err) != SE_OK)
         return fail(path, &err);
-    p.bootstrap_resamples = atoi(argv[2]);
-    if (se_protocol_write(&p, &text, &err) != SE_OK)
-        return fail("protocol", &err);
-    FILE *f = fopen(path, "wb");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-        return fail(path, NULL);
-    free(text);
+    if (strcmp(argv[2], "keep") != 0) {
+        p.bootstrap_resamples = atoi(argv[2]);
+        if (se_protocol_write(&p, &text, &err) != SE_OK)
+            return fail("protocol", &err);
+        FILE *f = fopen(path, "wb");
+        if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+            return fail(path, NULL);
+        free(text);
+    }
     json_t *summary = NULL, *validation = load(SE_VALIDATION_JSON), *peers = load(SE_PEERS_FILE);
     if (se_summary_build(&p, source, NULL, &summary, &err) != SE_OK)
         return fail("summary", &err);

@@ -103,6 +103,63 @@ static void test_run_help_gives_help_command_and_no_shapes(void **state)
     assert_null(cli.run.shapes);
 }
 
+static void test_command_help_names_its_command(void **state)
+{
+    (void)state;
+    se_cli cli;
+    se_err err;
+    assert_int_equal(parse(&cli, &err, "verify", "x", "--help", (char *)NULL), SE_OK);
+    assert_int_equal(cli.cmd, SE_CMD_HELP);
+    assert_string_equal(cli.help_for, "verify");
+    assert_int_equal(parse(&cli, &err, "help", "compare", (char *)NULL), SE_OK);
+    assert_string_equal(cli.help_for, "compare");
+    assert_int_equal(parse(&cli, &err, "--help", (char *)NULL), SE_OK);
+    assert_null(cli.help_for);
+    assert_int_equal(parse(&cli, &err, "help", "frob", (char *)NULL), SE_ERR_USAGE);
+    assert_msg_has(&err, "unknown command 'frob'");
+    assert_int_equal(se_cli_command_help(stderr, "frob"), 0);
+}
+
+static void test_compare_export_table_options(void **state)
+{
+    (void)state;
+    se_cli cli;
+    se_err err;
+    assert_int_equal(parse(&cli, &err, "compare", "a", "b", "c", "--format=csv", "--fail-if-slower",
+                           "2.5", "--scope", "host", (char *)NULL), SE_OK);
+    assert_int_equal(cli.cmd, SE_CMD_COMPARE);
+    assert_int_equal(cli.compare.n_dirs, 3);
+    assert_string_equal(cli.compare.dirs[2], "c");
+    assert_int_equal(cli.compare.format, 2);
+    assert_true(cli.compare.fail_if_slower == 2.5);
+    assert_string_equal(cli.compare.scope, "host");
+    se_cli_free(&cli);
+    assert_int_equal(parse(&cli, &err, "compare", "a", "b", (char *)NULL), SE_OK);
+    assert_true(cli.compare.fail_if_slower < 0);
+    assert_string_equal(cli.compare.scope, "device");
+    se_cli_free(&cli);
+    assert_int_equal(parse(&cli, &err, "compare", "a", (char *)NULL), SE_ERR_USAGE);
+    assert_msg_has(&err, "two runs or more");
+    assert_int_equal(parse(&cli, &err, "compare", "a", "b", "--fail-if-slower", "x", (char *)NULL),
+                     SE_ERR_USAGE);
+    assert_msg_has(&err, "--fail-if-slower");
+    assert_int_equal(parse(&cli, &err, "compare", "a", "b", "--scope", "warm", (char *)NULL),
+                     SE_ERR_USAGE);
+    assert_msg_has(&err, "'warm'");
+    assert_int_equal(parse(&cli, &err, "export", "r", "--format", "gbench", "-o", "f.json",
+                           (char *)NULL), SE_OK);
+    assert_int_equal(cli.cmd, SE_CMD_EXPORT);
+    assert_int_equal(cli.export_.gbench, 1);
+    assert_string_equal(cli.export_.output, "f.json");
+    assert_int_equal(parse(&cli, &err, "export", "r", "-o", "f.json", (char *)NULL), SE_ERR_USAGE);
+    assert_msg_has(&err, "missing --format");
+    assert_int_equal(parse(&cli, &err, "table", "r", "--format", "json", (char *)NULL), SE_OK);
+    assert_int_equal(cli.dirs.format, 3);
+    assert_int_equal(parse(&cli, &err, "table", "r", "--format", "text|md", (char *)NULL),
+                     SE_ERR_USAGE);
+    assert_int_equal(parse(&cli, &err, "table", "r", "--format", "", (char *)NULL), SE_ERR_USAGE);
+}
+
 static void test_run_without_options_uses_documented_defaults(void **state)
 {
     (void)state;
@@ -134,12 +191,13 @@ static void test_run_without_options_uses_documented_defaults(void **state)
     assert_int_equal(cli.run.n_shapes, 0);
 }
 
-/* Fails unless the --help text contains needle. */
+/* Fails unless `run --help` (the text with run's options and defaults)
+ * contains needle. */
 static void assert_usage_has(const char *needle)
 {
     FILE *f = tmpfile();
     assert_non_null(f);
-    se_cli_usage(f);
+    assert_int_equal(se_cli_command_help(f, "run"), 1);
     long len = ftell(f);
     assert_true(len > 0);
     char *text = calloc((size_t)len + 1, 1);
@@ -148,7 +206,7 @@ static void assert_usage_has(const char *needle)
     assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
     fclose(f);
     if (!strstr(text, needle))
-        fail_msg("--help text does not contain '%s'", needle);
+        fail_msg("run --help text does not contain '%s'", needle);
     free(text);
 }
 
@@ -429,6 +487,7 @@ static void test_exit_codes_follow_the_documented_mapping(void **state)
     assert_int_equal(se_exit_code(SE_ERR_CUDA), 4);
     assert_int_equal(se_exit_code(SE_ERR_IO), 5);
     assert_int_equal(se_exit_code(SE_ERR_NOMEM), 5);
+    assert_int_equal(se_exit_code(SE_ERR_SLOWER), 7);
 }
 
 int main(void)
@@ -437,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_no_arguments_is_a_usage_error_pointing_to_help),
         cmocka_unit_test(test_help_and_version_commands_are_recognised),
         cmocka_unit_test(test_run_help_gives_help_command_and_no_shapes),
+        cmocka_unit_test(test_command_help_names_its_command),
+        cmocka_unit_test(test_compare_export_table_options),
         cmocka_unit_test(test_run_without_options_uses_documented_defaults),
         cmocka_unit_test(test_help_text_states_the_defaults_run_uses),
         cmocka_unit_test(test_tile_given_after_shapes_still_resolves_t),

@@ -69,8 +69,9 @@ static void reference_median_ci(const double *x, size_t n, unsigned resamples, u
     free(meds);
 }
 
-static void reference_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
-                               unsigned resamples, uint64_t seed, double *lo, double *hi)
+static void reference_ratio_ci_mode(const double *a, size_t na, const double *b, size_t nb,
+                                    int paired, unsigned resamples, uint64_t seed, double *lo,
+                                    double *hi)
 {
     double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
     double *ratios = malloc(resamples * sizeof *ratios);
@@ -79,7 +80,7 @@ static void reference_ratio_ci(const double *a, size_t na, const double *b, size
     assert_non_null(ratios);
     uint64_t state = se_rng_seed(seed);
     for (unsigned k = 0; k < resamples; k++) {
-        if (na == nb) {
+        if (paired) {
             for (size_t j = 0; j < na; j++) {
                 size_t i = se_rng_next(&state) % na;
                 ra[j] = a[i];
@@ -99,6 +100,12 @@ static void reference_ratio_ci(const double *a, size_t na, const double *b, size
     free(ra);
     free(rb);
     free(ratios);
+}
+
+static void reference_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
+                               unsigned resamples, uint64_t seed, double *lo, double *hi)
+{
+    reference_ratio_ci_mode(a, na, b, nb, na == nb, resamples, seed, lo, hi);
 }
 
 static void test_rng_seed_is_splitmix64_and_zero_seed_is_valid(void **state)
@@ -330,6 +337,27 @@ static void test_ratio_bootstrap_equals_reference_paired_and_independent(void **
     }
 }
 
+/* compare's ratio of two runs: independent even with equal sizes, so it
+ * differs from the paired one, and equals the reference drawing a's indices
+ * first, then b's. */
+static void test_ratio_independent_with_equal_sizes(void **state)
+{
+    (void)state;
+    double a[40], b[40];
+    noisy(a, 40, 31);
+    noisy(b, 40, 32);
+    se_ratio ind, pair;
+    se_err err = {{0}};
+    assert_int_equal(se_ratio_of_medians_independent(a, 40, b, 40, 700, 5, &ind, &err), SE_OK);
+    assert_int_equal(se_ratio_of_medians(a, 40, b, 40, 700, 5, &pair, &err), SE_OK);
+    double lo, hi;
+    reference_ratio_ci_mode(a, 40, b, 40, 0, 700, 5, &lo, &hi);
+    assert_memory_equal(&ind.lo, &lo, sizeof lo);
+    assert_memory_equal(&ind.hi, &hi, sizeof hi);
+    assert_true(ind.ratio == pair.ratio);
+    assert_true(ind.lo != pair.lo || ind.hi != pair.hi);
+}
+
 static void test_ratio_is_deterministic_bit_for_bit(void **state)
 {
     (void)state;
@@ -417,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_no_samples_refused_with_usage_error),
         cmocka_unit_test(test_nan_and_inf_samples_refused_naming_the_index),
         cmocka_unit_test(test_ratio_with_zero_median_denominator_refused),
+        cmocka_unit_test(test_ratio_independent_with_equal_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

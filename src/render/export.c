@@ -1,0 +1,510 @@
+/*
+ * export.c - a run as nvbench's or Google Benchmark's JSON (see export.h
+ * and docs/EXPORT.md). Every number comes from the verified run: the
+ * summaries from summary.json, the per-sample values from the samples
+ * files; nothing is re-estimated here.
+ *
+ * nvbench's layout (its json_printer, format version 1.0.0): a root with
+ * "meta", "devices" and "benchmarks"; a benchmark has "axes" and "states";
+ * a state has tagged "summaries" whose "data" values are strings, and
+ * binary sidecar files (float32, one per state) named by a
+ * "nv/json/bin:nv/cold/sample_times" summary relative to the JSON file.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "render/export.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "bundle/fsutil.h"
+#include "bundle/paths.h"
+#include "bundle/rundata.h"
+#include "bundle/samples.h"
+#include "bundle/verify.h"
+
+#ifndef SE_VERSION
+#define SE_VERSION "unknown"
+#endif
+
+/* A summary {tag, name, hint, description, data: [{name: value, type, value}]}. */
+static json_t *nv_summary(const char *tag, const char *name, const char *hint, const char *desc)
+{
+    json_t *s = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "tag", tag, "name", name, "hint", hint,
+                          "description", desc, "data");
+    return s;
+}
+
+static void nv_data(json_t *summary, const char *name, const char *type, const char *value)
+{
+    json_array_append_new(json_object_get(summary, "data"),
+                          json_pack("{s:s, s:s, s:s}", "name", name, "type", type, "value", value));
+}
+
+static void nv_f64(json_t *summaries, const char *tag, const char *name, const char *hint,
+                   const char *desc, double v)
+{
+    char text[40];
+    snprintf(text, sizeof text, "%.17g", v);
+    json_t *s = nv_summary(tag, name, hint, desc);
+    nv_data(s, "value", "float64", text);
+    json_array_append_new(summaries, s);
+}
+
+static void nv_i64(json_t *summaries, const char *tag, const char *name, const char *hint,
+                   const char *desc, long long v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", v);
+    json_t *s = nv_summary(tag, name, hint, desc);
+    nv_data(s, "value", "int64", text);
+    json_array_append_new(summaries, s);
+}
+
+/* Writes n float32 values (little-endian, as nvbench's sidecar files). */
+static se_status write_f32(const char *path, const float *v, size_t n, se_err *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return se_fail(err, SE_ERR_IO, "export: %s cannot be written: %s", path, strerror(errno));
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        uint32_t u;
+        memcpy(&u, &v[i], sizeof u);
+        unsigned char b[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                              (unsigned char)(u >> 24)};
+        ok = fwrite(b, 1, 4, f) == 4;
+    }
+    ok = fclose(f) == 0 && ok;
+    return ok ? SE_OK : se_fail(err, SE_ERR_IO, "export: %s cannot be written", path);
+}
+
+/* The exported entries of a run: summary.json's cases (strategies, copy,
+ * megakernel_init, per shape), named by the run's own RxC. */
+typedef struct xcase {
+    const json_t *j;
+    char shape[SE_CASE_ID_SIZE];
+    char id[SE_CASE_ID_SIZE];
+    const char *what;
+} xcase;
+
+static se_status list_cases(const se_rundata *rd, xcase **out, size_t *n, se_err *err)
+{
+    const json_t *cases = json_object_get(rd->summary, "cases");
+    xcase *v = calloc(json_array_size(cases) + 1, sizeof *v);
+    if (!v)
+        return se_fail(err, SE_ERR_NOMEM, "export: out of memory");
+    size_t i;
+    json_t *c;
+    json_array_foreach(cases, i, c) {
+        json_int_t r = json_integer_value(json_object_get(c, "rows"));
+        json_int_t cl = json_integer_value(json_object_get(c, "cols"));
+        v[i].j = c;
+        v[i].what = se_json_str(c, "what", "?");
+        se_shape_id(r, cl, v[i].shape, sizeof v[i].shape);
+        se_case_id_make(r, cl, v[i].what, v[i].id, sizeof v[i].id);
+    }
+    *out = v;
+    *n = json_array_size(cases);
+    return SE_OK;
+}
+
+static se_status load_scopes(const se_rundata *rd, const xcase *c, se_sample_set *sets,
+                             se_err *err)
+{
+    const char *rel = se_json_str(c->j, "samples_file", NULL);
+    if (!rel)
+        return se_fail(err, SE_ERR_VALIDATION, "export: %s: case %s has no samples_file",
+                       SE_SUMMARY_JSON, c->id);
+    return se_rundata_samples(rd, rel, sets, SE_NSCOPES, err);
+}
+
+/* The nvbench summaries of one case. sets: its samples; bin and freqs: the
+ * sidecar files' names relative to the JSON file. */
+static json_t *nv_state_summaries(const xcase *c, const se_sample_set *sets, const char *bin,
+                                  const char *freqs)
+{
+    const json_t *d = se_json_path(c->j, "scopes.device");
+    const json_t *fl = se_json_path(c->j, "scopes.device_cold");
+    const json_t *b = se_json_path(c->j, "scopes.batch");
+    const json_t *h = se_json_path(c->j, "scopes.host");
+    json_t *s = json_array();
+    const double sec = 1e-9;
+    double median = se_json_num(d, "median_ns"), mean = se_json_num(d, "mean_ns");
+    double q1 = se_json_num(d, "p25_ns"), q3 = se_json_num(d, "p75_ns");
+    nv_i64(s, "nv/cold/sample_size", "Samples", "sample_size",
+           "Number of isolated executions (softmax-evidence device scope: events around one "
+           "instance, L2 warm, not flushed)", (long long)json_integer_value(json_object_get(d, "n")));
+    nv_f64(s, "nv/cold/time/cpu/mean", "CPU Time", "duration",
+           "Mean host-observed latency, first launch call to stream synchronize "
+           "(softmax-evidence host scope)", se_json_num(h, "mean_ns") * sec);
+    nv_f64(s, "nv/cold/time/cpu/stdev/relative", "Noise", "percentage",
+           "Relative standard deviation of the host-observed latencies",
+           se_json_num(h, "mean_ns") > 0 ? se_json_num(h, "stdev_ns") / se_json_num(h, "mean_ns") : 0);
+    nv_f64(s, "nv/cold/time/gpu/mean", "GPU Time", "duration",
+           "Mean device time of one instance (CUDA events), L2 warm", mean * sec);
+    nv_f64(s, "nv/cold/time/gpu/min", "Min GPU Time", "duration", "Shortest device time",
+           se_json_num(d, "min_ns") * sec);
+    nv_f64(s, "nv/cold/time/gpu/max", "Max GPU Time", "duration", "Longest device time",
+           se_json_num(d, "max_ns") * sec);
+    nv_f64(s, "nv/cold/time/gpu/stdev/absolute", "Stdev", "duration",
+           "Standard deviation of the device times", se_json_num(d, "stdev_ns") * sec);
+    nv_f64(s, "nv/cold/time/gpu/stdev/relative", "Noise", "percentage",
+           "Relative standard deviation of the device times",
+           mean > 0 ? se_json_num(d, "stdev_ns") / mean : 0);
+    nv_f64(s, "nv/cold/time/gpu/q1", "Q1 GPU Time", "duration",
+           "25th percentile of the device times (type 7)", q1 * sec);
+    nv_f64(s, "nv/cold/time/gpu/median", "Median GPU Time", "duration",
+           "Median device time", median * sec);
+    nv_f64(s, "nv/cold/time/gpu/q3", "Q3 GPU Time", "duration",
+           "75th percentile of the device times (type 7)", q3 * sec);
+    nv_f64(s, "nv/cold/time/gpu/iqr/absolute", "IQR", "duration",
+           "Interquartile range of the device times", (q3 - q1) * sec);
+    nv_f64(s, "nv/cold/time/gpu/iqr/relative", "IQR Noise", "percentage",
+           "Interquartile range over the median", median > 0 ? (q3 - q1) / median : 0);
+    if (json_object_get(d, "gbps"))
+        nv_f64(s, "nv/cold/bw/global/bytes_per_second", "GlobalMem BW", "byte_rate",
+               "Bytes read and written (8 per element) over the median device time",
+               se_json_num(d, "gbps") * 1e9);
+    double clock = 0.0;
+    for (size_t i = 0; i < sets[0].n; i++)
+        clock += sets[0].v[i].sm_mhz;
+    if (sets[0].n)
+        nv_f64(s, "nv/cold/sm_clock_rate/mean", "Clock Rate", "frequency",
+               "Mean SM clock read before each sample, Hz", clock / (double)sets[0].n * 1e6);
+    json_t *file = nv_summary("nv/json/bin:nv/cold/sample_times", "Samples Times File",
+                              "file/sample_times", "Binary file containing sample times as "
+                              "little-endian float32 (seconds)");
+    char n[32];
+    snprintf(n, sizeof n, "%zu", sets[0].n);
+    nv_data(file, "filename", "string", bin);
+    nv_data(file, "size", "int64", n);
+    json_array_append_new(s, file);
+    json_t *ff = nv_summary("nv/json/freqs-bin:nv/cold/sample_freqs", "Samples Frequencies File",
+                            "file/sample_freqs", "Binary file containing the SM clock of each "
+                            "sample as little-endian float32 (Hz)");
+    nv_data(ff, "filename", "string", freqs);
+    nv_data(ff, "size", "int64", n);
+    json_array_append_new(s, ff);
+    nv_i64(s, "nv/batch/sample_size", "Samples", "sample_size",
+           "Number of batch samples (events around a batch of back-to-back instances)",
+           (long long)json_integer_value(json_object_get(b, "n")));
+    nv_f64(s, "nv/batch/time/gpu/mean", "Batch GPU", "duration",
+           "Mean time per instance in a batch of back-to-back instances", se_json_num(b, "mean_ns") * sec);
+    /* Ours, beside nvbench's: the intervals and the flushed-L2 scope. */
+    const json_t *ci = json_object_get(d, "median_ci95_ns");
+    nv_f64(s, "se/cold/time/gpu/median/ci95/lower", "Median 95% lo", "duration",
+           "softmax-evidence: lower bound of the bootstrap 95% interval of the median device time",
+           json_number_value(json_array_get(ci, 0)) * sec);
+    nv_f64(s, "se/cold/time/gpu/median/ci95/upper", "Median 95% hi", "duration",
+           "softmax-evidence: upper bound of the bootstrap 95% interval of the median device time",
+           json_number_value(json_array_get(ci, 1)) * sec);
+    const json_t *r = json_object_get(d, "time_ratio_to_stream");
+    if (r) {
+        nv_f64(s, "se/cold/time_ratio_to_stream", "vs stream", "ratio",
+               "softmax-evidence: median device time over stream's, same shape",
+               se_json_num(r, "ratio"));
+        nv_f64(s, "se/cold/time_ratio_to_stream/ci95/lower", "vs stream 95% lo", "ratio",
+               "softmax-evidence: lower bound of the ratio's bootstrap 95% interval",
+               json_number_value(json_array_get(json_object_get(r, "ci95"), 0)));
+        nv_f64(s, "se/cold/time_ratio_to_stream/ci95/upper", "vs stream 95% hi", "ratio",
+               "softmax-evidence: upper bound of the ratio's bootstrap 95% interval",
+               json_number_value(json_array_get(json_object_get(r, "ci95"), 1)));
+    }
+    if (fl) {
+        nv_f64(s, "se/flushed/time/gpu/median", "Median GPU Time, L2 flushed", "duration",
+               "softmax-evidence device_cold scope: median device time after flushing L2",
+               se_json_num(fl, "median_ns") * sec);
+        nv_i64(s, "se/flushed/sample_size", "Samples, L2 flushed", "sample_size",
+               "softmax-evidence device_cold scope: number of samples",
+               (long long)json_integer_value(json_object_get(fl, "n")));
+    }
+    return s;
+}
+
+static json_t *nv_device(const se_rundata *rd)
+{
+    const json_t *g = json_object_get(rd->env, "gpu");
+    const char *cc = se_json_str(g, "compute_capability", "0.0");
+    int major = 0, minor = 0;
+    if (sscanf(cc, "%d.%d", &major, &minor) != 2)
+        major = minor = 0;
+    return json_pack("{s:i, s:s, s:i, s:i, s:I, s:i, s:I, s:I, s:I, s:I, s:b}", "id", 0, "name",
+                     se_json_str(g, "name", "?"), "sm_version", major * 100 + minor * 10,
+                     "ptx_version", major * 100 + minor * 10, "sm_default_clock_rate",
+                     (json_int_t)(se_json_num(g, "peak_sm_clock_mhz") * 1e6), "number_of_sms",
+                     (int)json_integer_value(json_object_get(g, "sm_count")),
+                     "global_memory_size",
+                     (json_int_t)json_integer_value(json_object_get(g, "global_memory_bytes")),
+                     "global_memory_bus_peak_clock_rate",
+                     (json_int_t)(se_json_num(g, "peak_memory_clock_mhz") * 1e6),
+                     "global_memory_bus_width",
+                     (json_int_t)json_integer_value(json_object_get(g, "memory_bus_bits")),
+                     "l2_cache_size", (json_int_t)json_integer_value(json_object_get(g, "l2_bytes")),
+                     "ecc_state", 0);
+}
+
+/* Builds the nvbench document and fills the two sidecar folders bin_dir
+ * and freqs_dir (temporary ones) whose final names, relative to the JSON
+ * file, are bin_name and freqs_name. */
+static se_status nvbench_doc(const se_rundata *rd, const char *bin_dir, const char *bin_name,
+                             const char *freqs_dir, const char *freqs_name, json_t **out,
+                             se_err *err)
+{
+    xcase *cs = NULL;
+    size_t n = 0;
+    se_status st = list_cases(rd, &cs, &n, err);
+    if (st != SE_OK)
+        return st;
+    json_t *benches = json_array();
+    for (size_t i = 0; i < n && st == SE_OK; i++) {
+        /* One benchmark per strategy (or copy, megakernel_init), its shapes the axis. */
+        json_t *bench = NULL;
+        size_t k;
+        json_t *e;
+        json_array_foreach(benches, k, e)
+            if (strcmp(se_json_str(e, "name", ""), cs[i].what) == 0)
+                bench = e;
+        if (!bench) {
+            bench = json_pack("{s:s, s:I, s:i, s:f, s:f, s:f, s:f, s:[i], s:[{s:s, s:s, s:s, "
+                              "s:[]}], s:[]}", "name", cs[i].what,
+                              "index", (json_int_t)json_array_size(benches), "min_samples", 0,
+                              "min_time", -1.0, "max_noise", -1.0, "skip_time", -1.0, "timeout",
+                              -1.0, "devices", 0, "axes", "name", "Shape", "type", "string",
+                              "flags", "", "values", "states");
+            json_array_append_new(benches, bench);
+        }
+        json_t *axis = json_array_get(json_object_get(bench, "axes"), 0);
+        json_array_append_new(json_object_get(axis, "values"),
+                              json_pack("{s:s, s:s, s:s}", "input_string", cs[i].shape,
+                                        "description", "rows x columns", "value", cs[i].shape));
+        se_sample_set sets[SE_NSCOPES] = {{0}};
+        st = load_scopes(rd, &cs[i], sets, err);
+        float *t = NULL, *f = NULL;
+        if (st == SE_OK) {
+            t = malloc((sets[0].n + 1) * sizeof *t);
+            f = malloc((sets[0].n + 1) * sizeof *f);
+            if (!t || !f)
+                st = se_fail(err, SE_ERR_NOMEM, "export: out of memory");
+        }
+        char file[64], path[4700], bin[4400], freqs[4400];
+        snprintf(file, sizeof file, "%zu.bin", i);
+        if (st == SE_OK) {
+            for (size_t j = 0; j < sets[0].n; j++) {
+                t[j] = (float)(sets[0].v[j].ns * 1e-9);
+                f[j] = (float)(sets[0].v[j].sm_mhz * 1e6);
+            }
+            snprintf(path, sizeof path, "%s/%s", bin_dir, file);
+            st = write_f32(path, t, sets[0].n, err);
+        }
+        if (st == SE_OK) {
+            snprintf(path, sizeof path, "%s/%s", freqs_dir, file);
+            st = write_f32(path, f, sets[0].n, err);
+        }
+        if (st == SE_OK) {
+            snprintf(bin, sizeof bin, "%s/%s", bin_name, file);
+            snprintf(freqs, sizeof freqs, "%s/%s", freqs_name, file);
+            char name[SE_CASE_ID_SIZE + 32];
+            snprintf(name, sizeof name, "Device=0 Shape=%s", cs[i].shape);
+            json_array_append_new(
+                json_object_get(bench, "states"),
+                json_pack("{s:s, s:i, s:i, s:[{s:s, s:s, s:s}], s:o, s:b}", "name", name,
+                          "device", 0, "type_config_index", 0, "axis_values", "name", "Shape",
+                          "type", "string", "value", cs[i].shape, "summaries",
+                          nv_state_summaries(&cs[i], sets, bin, freqs), "is_skipped", 0));
+        }
+        free(t);
+        free(f);
+        for (int s = 0; s < SE_NSCOPES; s++)
+            se_sample_set_free(&sets[s]);
+    }
+    free(cs);
+    if (st != SE_OK) {
+        json_decref(benches);
+        return st;
+    }
+    const json_t *src = json_object_get(rd->env, "source");
+    char version[96];
+    snprintf(version, sizeof version, "softmax-evidence %s", SE_VERSION);
+    *out = json_pack(
+        "{s:{s:[s, s], s:{s:{s:i, s:i, s:i, s:s}, s:{s:s, s:s, s:s, s:b}}, s:s}, s:[o], s:o}",
+        "meta", "argv", "softmax-evidence export", rd->dir, "version", "json", "major", 1,
+        "minor", 0, "patch", 0, "string", "1.0.0", "nvbench", "string", version, "git_sha",
+        se_json_str(src, "git_commit", ""), "git_version", rd->run_id, "git_is_dirty",
+        json_is_true(json_object_get(src, "git_dirty")), "softmax_evidence_run", rd->run_id,
+        "devices", nv_device(rd), "benchmarks", benches);
+    return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "export: out of memory");
+}
+
+/* Google Benchmark: per case one "iteration" entry per device-scope sample
+ * (repetitions), then its median, mean and stddev aggregates, in us. */
+static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
+{
+    xcase *cs = NULL;
+    size_t n = 0;
+    se_status st = list_cases(rd, &cs, &n, err);
+    if (st != SE_OK)
+        return st;
+    json_t *benches = json_array();
+    for (size_t i = 0; i < n && st == SE_OK; i++) {
+        se_sample_set sets[SE_NSCOPES] = {{0}};
+        st = load_scopes(rd, &cs[i], sets, err);
+        size_t reps = sets[0].n;
+        for (size_t j = 0; st == SE_OK && j < reps; j++) {
+            double us = sets[0].v[j].ns / 1e3;
+            json_array_append_new(benches, json_pack(
+                "{s:s, s:I, s:i, s:s, s:s, s:I, s:I, s:i, s:i, s:f, s:f, s:s}", "name", cs[i].id,
+                "family_index", (json_int_t)i, "per_family_instance_index", 0, "run_name",
+                cs[i].id, "run_type", "iteration", "repetitions", (json_int_t)reps,
+                "repetition_index", (json_int_t)j, "threads", 1, "iterations", 1, "real_time", us,
+                "cpu_time", us, "time_unit", "us"));
+        }
+        const json_t *d = se_json_path(cs[i].j, "scopes.device");
+        static const char *const aggs[3][2] = {
+            {"median", "median_ns"}, {"mean", "mean_ns"}, {"stddev", "stdev_ns"}};
+        for (int a = 0; st == SE_OK && a < 3; a++) {
+            char name[SE_CASE_ID_SIZE + 16];
+            snprintf(name, sizeof name, "%s_%s", cs[i].id, aggs[a][0]);
+            double us = se_json_num(d, aggs[a][1]) / 1e3;
+            json_array_append_new(benches, json_pack(
+                "{s:s, s:I, s:i, s:s, s:s, s:I, s:i, s:s, s:s, s:I, s:f, s:f, s:s}", "name", name,
+                "family_index", (json_int_t)i, "per_family_instance_index", 0, "run_name",
+                cs[i].id, "run_type", "aggregate", "repetitions", (json_int_t)reps, "threads", 1,
+                "aggregate_name", aggs[a][0], "aggregate_unit", "time", "iterations",
+                (json_int_t)reps, "real_time", us, "cpu_time", us, "time_unit", "us"));
+        }
+        for (int s = 0; s < SE_NSCOPES; s++)
+            se_sample_set_free(&sets[s]);
+    }
+    free(cs);
+    if (st != SE_OK) {
+        json_decref(benches);
+        return st;
+    }
+    const json_t *g = json_object_get(rd->env, "gpu");
+    *out = json_pack("{s:{s:s, s:s, s:s, s:i, s:f, s:b, s:[], s:[], s:s, s:s, s:s, s:s, s:s}, "
+                     "s:o}", "context", "date", se_json_str(rd->run, "started_utc", ""),
+                     "host_name", se_json_path(rd->env, "host.hostname")
+                                      ? json_string_value(se_json_path(rd->env, "host.hostname"))
+                                      : "",
+                     "executable", "softmax-evidence", "num_cpus", 0, "mhz_per_cpu", 0.0,
+                     "cpu_scaling_enabled", 0, "caches", "load_avg", "library_build_type",
+                     "release", "softmax_evidence_run", rd->run_id, "gpu",
+                     se_json_str(g, "name", "?"), "time",
+                     "real_time and cpu_time are both the device time of one instance (CUDA "
+                     "events, L2 warm), one repetition per sample", "git_commit",
+                     se_json_str(json_object_get(rd->env, "source"), "git_commit", ""),
+                     "benchmarks", benches);
+    return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "export: out of memory");
+}
+
+/* Writes doc to path through a temporary file beside it, renamed over it. */
+static se_status write_json(const json_t *doc, const char *path, se_err *err)
+{
+    char tmp[4400];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp)
+        return se_fail(err, SE_ERR_USAGE, "export: -o %s: path too long", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return se_fail(err, SE_ERR_IO, "export: -o %s: a temporary file beside it cannot be "
+                       "created: %s", path, strerror(errno));
+    FILE *f = fdopen(fd, "w");
+    int ok = f && json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 &&
+             fputc('\n', f) != EOF;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    else
+        close(fd);
+    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
+        return SE_OK;
+    int e = errno;
+    unlink(tmp);
+    return se_fail(err, SE_ERR_IO, "export: -o %s cannot be written: %s", path, strerror(e));
+}
+
+/* An existing sidecar folder is replaced only if it holds nothing but the
+ * <k>.bin files an export writes: never a folder of someone else's. */
+static se_status check_sidecar(const char *path, se_err *err)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return errno == ENOENT ? SE_OK
+                               : se_fail(err, SE_ERR_IO, "export: %s exists and is not a folder "
+                                         "this command can replace", path);
+    se_status st = SE_OK;
+    struct dirent *e;
+    while (st == SE_OK && (e = readdir(d))) {
+        size_t n = strspn(e->d_name, "0123456789");
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+            (n > 0 && strcmp(e->d_name + n, ".bin") == 0))
+            continue;
+        st = se_fail(err, SE_ERR_USAGE, "export: %s holds %s, which an export does not write: "
+                     "it is not replaced (choose another -o)", path, e->d_name);
+    }
+    closedir(d);
+    return st;
+}
+
+se_status se_export_main(const char *dir, se_export_format format, const char *path, FILE *out,
+                         se_err *err)
+{
+    se_status st = se_verify_first(dir, "export", "it is not exported", err);
+    if (st != SE_OK)
+        return st;
+    se_rundata rd;
+    st = se_rundata_load(dir, &rd, err);
+    if (st != SE_OK)
+        return st;
+    json_t *doc = NULL;
+    if (format == SE_EXPORT_GBENCH) {
+        st = gbench_doc(&rd, &doc, err);
+        if (st == SE_OK)
+            st = write_json(doc, path, err);
+    } else {
+        /* The sidecar folders sit beside the JSON file: FILE-bin/, FILE-freqs-bin/. */
+        char bin[4300], freqs[4300];
+        const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        char bin_name[600], freqs_name[600];
+        snprintf(bin_name, sizeof bin_name, "%s-bin", base);
+        snprintf(freqs_name, sizeof freqs_name, "%s-freqs-bin", base);
+        snprintf(bin, sizeof bin, "%s-bin", path);
+        snprintf(freqs, sizeof freqs, "%s-freqs-bin", path);
+        se_publish pb, pf;
+        st = check_sidecar(bin, err);
+        if (st == SE_OK)
+            st = check_sidecar(freqs, err);
+        if (st == SE_OK)
+            st = se_publish_begin(&pb, bin, "export", err);
+        if (st == SE_OK) {
+            st = se_publish_begin(&pf, freqs, "export", err);
+            if (st != SE_OK)
+                se_publish_abort(&pb);
+        }
+        if (st == SE_OK) {
+            st = nvbench_doc(&rd, pb.tmp, bin_name, pf.tmp, freqs_name, &doc, err);
+            if (st == SE_OK)
+                st = se_publish_commit(&pb, err);
+            else
+                se_publish_abort(&pb);
+            if (st == SE_OK)
+                st = se_publish_commit(&pf, err);
+            else
+                se_publish_abort(&pf);
+        }
+        if (st == SE_OK)
+            st = write_json(doc, path, err);
+    }
+    if (st == SE_OK)
+        fprintf(out, "export: %s (run %s) written as %s JSON to %s%s\n", dir, rd.run_id,
+                format == SE_EXPORT_GBENCH ? "Google Benchmark" : "nvbench", path,
+                format == SE_EXPORT_GBENCH ? "" : " with its sample files in -bin/ and -freqs-bin/");
+    json_decref(doc);
+    se_rundata_free(&rd);
+    return st;
+}
