@@ -323,7 +323,7 @@ def check_run(run, everything=False, only=None):
                         {"device": protocol["controls"]}))
     if peers is not None and peers.get("status") == "ok":
         for i, p in enumerate(peers["peers"]):
-            if p.get("status") == "error":
+            if p.get("status") in ("error", "skipped"):
                 continue
             entries.append((f"peers.json peers[{i}]", p, {"device": p["summary"]},
                             protocol["scopes"]))

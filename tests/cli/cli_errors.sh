@@ -73,11 +73,11 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
-expect 0 "33 of 33 (peer, shape) cases passed validation, 0 failed, 0 errors" table "$ref"
-expect 0 "4096x4096    cudnn                    42.82   [    42.62,     42.98]    0.485        [0.482, 0.488]    3134.8   0.807        0.925" table "$ref"
-expect 0 "4096x4096    megakernel_init           6.37   [     6.27,      6.40]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    rowblock                 27.17    0.684 torch-compile            59.52        2.191" table "$ref"
-expect 0 "graph-pdl against graph: graph-pdl is faster on 11 of 11 shapes" table "$ref"
+expect 0 "49 of 84 (peer, shape) cases passed validation, 0 failed, 7 errors, 28 skipped" table "$ref"
+expect 0 "4096x4096    cudnn                    42.96   [    42.83,     43.10]    0.485        [0.481, 0.489]    3124.2   0.802        0.777" table "$ref"
+expect 0 "4096x4096    megakernel_init           6.27   [     6.27,      6.40]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    rowblock                 27.20    0.681 torch-compile            59.15        2.175" table "$ref"
+expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
 # archive and verify --archive (docs/ARCHIVE.md): refused before anything is written.
 expect 2 "archive: usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive "$ref"
 expect 2 "archive: -o needs a value" archive "$ref" -o

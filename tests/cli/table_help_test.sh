@@ -47,9 +47,14 @@ PY
 # Every traced case, named as the table names it, is one trace accepts.
 python3 - "$ref" >"$work/traced" <<'PY'
 import json, sys
+import os
 t = json.load(open(sys.argv[1] + "/traces.json"))
+remote = set()
+if os.path.exists(sys.argv[1] + "/remote.json"):  # a selected bundle: some traces are archived
+    remote = set(json.load(open(sys.argv[1] + "/remote.json"))["files"])
 for c in t["traces"]:
-    print(c["case"])
+    if c["file"] not in remote:
+        print(c["case"])
 PY
 n=0
 while read -r id; do

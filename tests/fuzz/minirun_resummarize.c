@@ -81,6 +81,9 @@ int main(int argc, char **argv)
     json_t *e;
     json_array_foreach(json_object_get(peers, "peers"), i, e) {
         const char *name = json_string_value(json_object_get(e, "peer"));
+        const char *status = json_string_value(json_object_get(e, "status"));
+        if (!status || (strcmp(status, "ok") != 0 && strcmp(status, "failed") != 0))
+            continue; /* an error or a skipped peer has no samples and no summary */
         for (int k = 0; name && k < SE_NPEERS; k++) {
             if (strcmp(se_peer_get(k)->name, name) != 0)
                 continue;

@@ -8,10 +8,17 @@ input arrays it names: per shape x (raw little-endian float32, rows * cols)
 and xp, the pre-scaled input s * x that the harness gives cuDNN. Every
 array's SHA-256 is checked before torch is imported; a mismatch is refused.
 
-Per shape three peers are timed on the GPU, in the harness's device scope:
+Per shape six peers are timed on the GPU, in the harness's device scope:
   torch-eager    softmax(x * rsqrt(mean(x^2, -1) + eps), -1) in plain torch ops
   torch-compile  torch.compile of that same function (per shape, static shapes)
   torch-softmax  torch.softmax(xp, -1), the plain softmax of the pre-scaled input
+  liger-softmax  Liger-Kernel's Triton softmax of xp (package liger-kernel)
+  quack-softmax  Quack's CuTe DSL softmax of xp (package quack-kernels)
+  flashinfer-softmax  FlashInfer's softmax of xp (package flashinfer-python)
+The last three compute the plain softmax alone, like torch-softmax and
+cuDNN: less work than the RMS-scaled softmax. Where a package cannot be
+imported (or does not run on this GPU) its peer is recorded as skipped,
+with the reason, and the others still run.
 Each peer is called once and its output kept for the harness to validate,
 then warmed up, then timed: per sample torch.cuda._sleep holds the stream
 while the host enqueues the start event, the call and the end event, so the
@@ -44,7 +51,8 @@ EXIT_INPUTS = 4
 
 INPUTS_FORMAT = "softmax-evidence-peers-inputs"
 RESULTS_FORMAT = "softmax-evidence-peers-results"
-PEERS = ("torch-eager", "torch-compile", "torch-softmax")
+PEERS = ("torch-eager", "torch-compile", "torch-softmax", "liger-softmax", "quack-softmax",
+         "flashinfer-softmax")
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 SHAPE_ID = re.compile(r"^([0-9]+)x([0-9]+)$")
 
@@ -234,6 +242,51 @@ def plain_softmax(torch):
     return f
 
 
+class Skip(Exception):
+    """The peer cannot run here (its package is missing); the message says why."""
+
+
+def import_peer(module, package):
+    """Imports a peer's module, or raises Skip naming the package and the error."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except Exception as e:  # ImportError, or a package broken on this machine
+        raise Skip("%s cannot be imported (%s; pip package %s)" % (module, error_text(e), package))
+
+
+def liger_softmax(torch):
+    mod = import_peer("liger_kernel.ops.softmax", "liger-kernel")
+    fn = mod.LigerSoftmaxFunction.apply
+
+    def f(xp):
+        with torch.no_grad():
+            return fn(xp)
+    return f
+
+
+def quack_softmax(torch):
+    mod = import_peer("quack.softmax", "quack-kernels")
+    return mod.softmax_fwd
+
+
+def flashinfer_softmax(torch):
+    mod = import_peer("flashinfer.sampling", "flashinfer-python")
+    return lambda xp: mod.softmax(xp)
+
+
+def peer_versions():
+    """The version of each optional peer package that is installed, else None."""
+    from importlib import metadata
+    out = {}
+    for package in ("liger-kernel", "quack-kernels", "nvidia-cutlass-dsl", "flashinfer-python"):
+        try:
+            out[package] = metadata.version(package)
+        except Exception:
+            out[package] = None
+    return out
+
+
 def versions(torch):
     try:
         import triton
@@ -248,6 +301,7 @@ def versions(torch):
         "python_version": sys.version.split()[0],
         "device_name": torch.cuda.get_device_name(),
         "device_capability": "%d.%d" % (cap[0], cap[1]),
+        "peer_packages": peer_versions(),
     }
 
 
@@ -288,6 +342,12 @@ class Peer:
         self.sleep_cycles = 0
         self.exposed = 0
         self.samples = []
+
+    def skip(self, reason):
+        self.status = "skipped"
+        self.error = reason
+        self.samples = []
+        self.fn = None
 
     def fail(self, torch, e):
         self.status = "error"
@@ -388,6 +448,9 @@ def run_shape(torch, s, doc, out_tmp, ns_per_cycle, seq):
         "torch-compile": lambda: (torch.compile(rms_softmax(torch, eps), dynamic=False,
                                                 fullgraph=True), x),
         "torch-softmax": lambda: (plain_softmax(torch), xp),
+        "liger-softmax": lambda: (liger_softmax(torch), xp),
+        "quack-softmax": lambda: (quack_softmax(torch), xp),
+        "flashinfer-softmax": lambda: (flashinfer_softmax(torch), xp),
     }
     peers = []
     for name in wanted:
@@ -398,6 +461,9 @@ def run_shape(torch, s, doc, out_tmp, ns_per_cycle, seq):
             p.fn, p.operand = makers[name]()
             first_call(torch, p, out_tmp, sid)
             warm_up(torch, p, doc["warmup"], ns_per_cycle)
+        except Skip as e:
+            p.skip(str(e))
+            progress("%s %s: skipped: %s" % (sid, name, p.error))
         except Exception as e:
             p.fail(torch, e)
             progress("%s %s: %s" % (sid, name, p.error))

@@ -95,15 +95,19 @@ se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err);
 /* CTAs of rowblock's cooperative grid that its scratch holds. */
 #define SE_RB_GRID_CAP 4096
 
+/* 64-bit words per CTA in rowblock's grid scratch: sum of squares, max,
+ * sum of exponentials, and the scaled sum of squares of a row whose float
+ * sum overflowed (rowblock.cuh). */
+#define SE_RB_SLOT_WORDS 4
+
 /* rowblock's scratch for a row split over CTAs of a cooperative grid
- * (se_k_rowblock_grid), SE_RB_GRID_CAP entries each: per CTA three 64-bit
- * words (its sum of squares, max and sum of exponentials, each a float and
- * a 32-bit tag) and, traced, its start time; per row a counter of CTAs
+ * (se_k_rowblock_grid), SE_RB_GRID_CAP entries each: per CTA
+ * SE_RB_SLOT_WORDS 64-bit words (each a float and a 32-bit tag) and, traced, its start time; per row a counter of CTAs
  * done; the count of launches (which makes the tags) and a counter of CTAs
  * done in the grid. Cleared once when allocated; every launch leaves the
  * counters zero. One launch at a time may use it. */
 typedef struct se_rb_scratch {
-    unsigned long long *slot; /* [3 * cap] float bits | tag << 32 */
+    unsigned long long *slot; /* [SE_RB_SLOT_WORDS * cap] float bits | tag << 32 */
     uint64_t *start;          /* [cap] %globaltimer at the CTA's start, traced launches */
     int32_t *count;           /* [cap] per row: CTAs done */
     int32_t *gen;             /* [2] launches so far, CTAs of this launch done */

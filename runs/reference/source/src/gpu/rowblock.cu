@@ -69,12 +69,24 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_thread(const flo
         if (k < cols)
             mx = fmaxf(mx, v[k]);
     }
-    float s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
+    float s;
+    if (isinf(ss)) { /* the float sum overflowed: again with scaled values (rowblock.cuh) */
+        float a2 = 0.0f;
+#pragma unroll
+        for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
+            float w = __fmul_rn(v[k], 0x1p-80f);
+            a2 = fmaf(w, w, a2);
+        }
+        s = se_rb_scale_from_scaled_f(a2, __frcp_rn((float)cols));
+    } else {
+        s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
+    }
     float m = s * mx;
+    const float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(m, SE_RB_LOG2E);
     float l = 0.0f;
 #pragma unroll
     for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
-        v[k] = k < cols ? expf(s * v[k] - m) : 0.0f;
+        v[k] = k < cols ? se_rb_exp2(s2, v[k], m2) : 0.0f;
         l += v[k];
     }
     float inv_l = __frcp_rn(l);

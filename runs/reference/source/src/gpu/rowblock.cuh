@@ -46,6 +46,16 @@
 /* Rows of at most this many columns run one thread per row. */
 #define SE_RB_THREAD_COLS 8
 
+/* 2^(s2 x - m2): exp(s x - m) with s2 = s log2(e), m2 = m log2(e), one
+ * MUFU.EX2 (docs/TOLERANCES.md); the exponentials of a long row are bound
+ * by the SM's 16 MUFU operations per clock, not by expf's accuracy. */
+#define SE_RB_LOG2E 1.4426950408889634f
+static __device__ __forceinline__ float se_rb_exp2(float s2, float x, float m2)
+{
+    return exp2f(fmaf(s2, x, -m2));
+}
+
+
 /* Block-wide float sum and max (a multiple of 32 threads, at most 1024);
  * every thread gets the result. Each call needs its own red_s/red_m: there
  * is no barrier at the end, so a second reduction must not reuse them. */
@@ -73,6 +83,70 @@ static __device__ __forceinline__ void se_row_reduce_f(float *sum, float *max, f
     }
     *sum = a;
     *max = b;
+}
+
+/* A row whose float sum of squares overflowed (|x| above about 1.8e19, or
+ * many large values: the float sum is inf although every x is finite) is
+ * summed again: by the one-thread and one-block register kernels as floats
+ * of the values they hold scaled by 2^-80, by the staging and cluster
+ * kernels in float64 from the values they hold, by the grid kernel out of
+ * line in float64, reading its part again from device memory. Each is the
+ * variant that kept its kernel's float path at the registers it had
+ * (docs/PERFORMANCE.md); only such rows pay for it (docs/INPUTS.md). Its partials cross blocks and clusters as
+ * floats scaled by 2^-160: a float64 sum of at most 2^31 squares of floats
+ * (each below 1.2e77) then stays below FLT_MAX, and a sum that overflowed
+ * in float (above 3.4e38) stays far above float's smallest normal. */
+#define SE_RB_SS_SHIFT 160
+
+/* The block's sum of its threads' float64 partials d, scaled by 2^-160 and
+ * summed as floats; every thread gets it. Ends with a barrier, so it may be
+ * called again for the next row. Uniform branch: every thread calls it. */
+static __device__ __forceinline__ float se_rb_block_sum_scaled(double d)
+{
+    __shared__ float red_a[SE_ROW_WARPS], red_b[SE_ROW_WARPS];
+    float sc = (float)ldexp(d, -SE_RB_SS_SHIFT), unused = -INFINITY;
+    se_row_reduce_f(&sc, &unused, red_a, red_b);
+    __syncthreads();
+    return sc;
+}
+
+/* This thread's float64 sum of squares of elements first, first + stride,
+ * ... < end of a row part read again from device memory (as float4 chunks
+ * when vec4): out of line, so the float path keeps its registers. */
+static __device__ __noinline__ double se_rb_thread_ss_f64(const float *x, int first, int end,
+                                                          int stride, int vec4)
+{
+    double d = 0.0;
+    if (vec4) {
+        const float4 *x4 = (const float4 *)x;
+        for (int i = first; i < end; i += stride) {
+            float4 a = x4[i];
+            d = fma((double)a.x, (double)a.x, d);
+            d = fma((double)a.y, (double)a.y, d);
+            d = fma((double)a.z, (double)a.z, d);
+            d = fma((double)a.w, (double)a.w, d);
+        }
+    } else {
+        for (int i = first; i < end; i += stride)
+            d = fma((double)x[i], (double)x[i], d);
+    }
+    return d;
+}
+
+/* The same from a row's float sum a2 of squares of values scaled by 2^-80
+ * (the register kernels' path) and 1 / cols: mean x^2 = a2 / cols * 2^160
+ * is at least FLT_MAX / 2^31 where this path is taken, so eps (at most 1)
+ * is below its rounding and s = 2^-80 / sqrt(a2 / cols), in float. */
+static __device__ __forceinline__ float se_rb_scale_from_scaled_f(float a2, float rcols)
+{
+    return __fmul_rn(rsqrtf(__fmul_rn(a2, rcols)), 0x1p-80f);
+}
+
+/* s = 1 / sqrt(mean x^2 + eps) from a row's scaled sum of squares. */
+static __device__ __forceinline__ float se_rb_scale_from_scaled(float sc, int64_t cols,
+                                                                double eps)
+{
+    return (float)(1.0 / sqrt(ldexp((double)sc, SE_RB_SS_SHIFT) / (double)cols + eps));
 }
 
 /* rowblock_block.cu: the register-resident kernel for rows of `cols`

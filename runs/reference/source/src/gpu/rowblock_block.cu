@@ -20,6 +20,16 @@
 
 namespace cg = cooperative_groups;
 
+/* y is stored with the evict-first hint (__stcs), as Liger-Kernel's softmax
+ * does: y is not read again, and x keeps more of L2 for the next call
+ * (measured within 1% either way on the H200: docs/PERFORMANCE.md). */
+#define SE_RB_ST4(p, v) __stcs((p), (v))
+
+/* exp(s x - m): with exp2 one MUFU.EX2 (se_rb_exp2); the staging kernel
+ * keeps expf, whose registers it was tuned with (exp2 there spilled 28
+ * bytes and cost 264x32768 and 1024x32768 3% on the H200). */
+#define SE_RB_EXP(s2, x, m2, s, m) (exp2_path ? se_rb_exp2((s2), (x), (m2)) : expf((s) * (x) - (m)))
+
 /* Combines one value per CTA of the cluster (each CTA's `mine`, and
  * `mine_max` unless NULL, in its own shared memory) in rank order, so every
  * CTA gets the same result; the caller's cluster.sync() before makes the
@@ -72,6 +82,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
                                                             int64_t row_cols, double eps, int vec4,
                                                             se_trace_buf trace, int64_t task,
                                                             const int vals, const int clustered,
+                                                            const int ovf_f32, const int exp2_path,
                                                             float4 *spill, float4 *staged,
                                                             const float *next)
 {
@@ -79,6 +90,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     __shared__ float red_ss[SE_ROW_WARPS], red_mx[SE_ROW_WARPS];
     __shared__ float red_l[SE_ROW_WARPS], red_unused[SE_ROW_WARPS];
     __shared__ float part_ss, part_mx, part_l;
+    __shared__ float red_o[SE_ROW_WARPS], red_om[SE_ROW_WARPS]; /* an overflowed row's sums */
     const int nt = blockDim.x;
     const int n4 = vec4 ? cols / 4 : 0;
     const int r4 = vals / 4 * nt; /* float4 chunks held in registers */
@@ -148,25 +160,64 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
         cluster.sync();
         se_cluster_combine(cluster, &part_ss, &part_mx, &ss, &mx);
     }
-    /* rsqrtf and a reciprocal: a few instructions, not float64 division
-     * and square root on a short row's critical path. */
-    float s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)row_cols), (float)eps));
+    float s;
+    if (ovf_f32 && isinf(ss)) {
+        /* The float sums of the values held again, each scaled by 2^-80
+         * first (rowblock.cuh): what kept se_k_rowblock_reg* at their
+         * registers; float64 here cost 32x4096 0.15 us on the H200. */
+        float a2 = 0.0f, unused_o = -INFINITY;
+#pragma unroll
+        for (int k = 0; k < vals; k++) {
+            float w = __fmul_rn(v[k], 0x1p-80f);
+            a2 = fmaf(w, w, a2); /* invalid elements are 0 */
+        }
+        se_row_reduce_f(&a2, &unused_o, red_o, red_om);
+        s = se_rb_scale_from_scaled_f(a2, __frcp_rn((float)row_cols));
+    } else if (isinf(ss)) { /* uniform: every CTA of the cluster combined the same partials */
+        double d = 0.0;
+#pragma unroll
+        for (int k = 0; k < vals; k++)
+            d = fma((double)v[k], (double)v[k], d); /* invalid elements are 0 */
+        if (spill)
+            for (int i = r4 + threadIdx.x; i < n4; i += nt) {
+                float4 a = spill[i - r4];
+                d = fma((double)a.x, (double)a.x, d);
+                d = fma((double)a.y, (double)a.y, d);
+                d = fma((double)a.z, (double)a.z, d);
+                d = fma((double)a.w, (double)a.w, d);
+            }
+        float sc = se_rb_block_sum_scaled(d);
+        if (clustered) {
+            cg::cluster_group cluster = cg::this_cluster();
+            cluster.sync(); /* every CTA has read part_ss */
+            if (threadIdx.x == 0)
+                part_ss = sc;
+            cluster.sync();
+            se_cluster_combine(cluster, &part_ss, NULL, &sc, NULL);
+        }
+        s = se_rb_scale_from_scaled(sc, row_cols, eps);
+    } else {
+        /* rsqrtf and a reciprocal: a few instructions, not float64 division
+         * and square root on a short row's critical path. */
+        s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)row_cols), (float)eps));
+    }
     float m = s * mx;
+    const float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(m, SE_RB_LOG2E);
     float unused = -INFINITY;
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
 #pragma unroll
     for (int k = 0; k < vals; k++) {
-        v[k] = SE_RB_VALID(k) ? expf(s * v[k] - m) : 0.0f;
+        v[k] = SE_RB_VALID(k) ? SE_RB_EXP(s2, v[k], m2, s, m) : 0.0f;
         acc[k % 4] += v[k];
     }
     if (spill) {
         float sp[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int i = r4 + threadIdx.x; i < n4; i += nt) {
             float4 a = spill[i - r4];
-            a.x = expf(s * a.x - m);
-            a.y = expf(s * a.y - m);
-            a.z = expf(s * a.z - m);
-            a.w = expf(s * a.w - m);
+            a.x = SE_RB_EXP(s2, a.x, m2, s, m);
+            a.y = SE_RB_EXP(s2, a.y, m2, s, m);
+            a.z = SE_RB_EXP(s2, a.z, m2, s, m);
+            a.w = SE_RB_EXP(s2, a.w, m2, s, m);
             sp[0] += a.x;
             sp[1] += a.y;
             sp[2] += a.z;
@@ -194,13 +245,13 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
         for (int q = 0; q < vals / 4; q++) {
             int i = threadIdx.x + q * nt;
             if (i < n4)
-                y4[i] = make_float4(v[4 * q] * inv_l, v[4 * q + 1] * inv_l, v[4 * q + 2] * inv_l,
-                                    v[4 * q + 3] * inv_l);
+                SE_RB_ST4(y4 + i, make_float4(v[4 * q] * inv_l, v[4 * q + 1] * inv_l,
+                                              v[4 * q + 2] * inv_l, v[4 * q + 3] * inv_l));
         }
         if (spill)
             for (int i = r4 + threadIdx.x; i < n4; i += nt) {
                 float4 a = spill[i - r4];
-                y4[i] = make_float4(a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l);
+                SE_RB_ST4(y4 + i, make_float4(a.x * inv_l, a.y * inv_l, a.z * inv_l, a.w * inv_l));
             }
     } else {
 #pragma unroll
@@ -236,7 +287,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
     int n = left <= 0 ? 0 : left < chunk ? (int)left : chunk;
     const float *xr = x + row * cols + (left > 0 ? start : 0);
     float *yr = y + row * cols + (left > 0 ? start : 0);
-    se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1,
+    se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1, 0, 1,
                          vec4 ? se_rb_spill : NULL, NULL, NULL);
 }
 
@@ -246,8 +297,8 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
                                                            se_trace_buf trace)               \
     {                                                                                         \
         se_rowblock_reg_body(x + (int64_t)blockIdx.x * cols, y + (int64_t)blockIdx.x * cols,  \
-                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, NULL, NULL, \
-                             NULL);                                                           \
+                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, 1, 1, NULL,  \
+                             NULL, NULL);                                                     \
     }
 
 SE_RB_KERNEL(se_k_rowblock_reg8, 8)
@@ -273,7 +324,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_stream(const flo
     for (; row < rows; row += gridDim.x) {
         int64_t next = row + gridDim.x;
         se_rowblock_reg_body(x + row * cols, y + row * cols, cols, cols, eps, 1, trace, row,
-                             SE_RB_VALS, 0, NULL, se_rb_stage,
+                             SE_RB_VALS, 0, 0, 0, NULL, se_rb_stage,
                              next < rows ? x + next * cols : NULL);
     }
 }

@@ -13,14 +13,6 @@
 
 #include "gpu/se_cuda.h"
 
-/* 2^(s2 x - m2): exp(s x - m) with s2 = s log2(e), m2 = m log2(e), one
- * MUFU.EX2 (docs/TOLERANCES.md); the grid kernel's exponentials are bound
- * by the SM's 16 MUFU operations per clock, not by expf's accuracy. */
-#define SE_RB_LOG2E 1.4426950408889634f
-static __device__ __forceinline__ float se_rb_exp2(float s2, float x, float m2)
-{
-    return exp2f(fmaf(s2, x, -m2));
-}
 
 static __device__ __forceinline__ void se_rb_grid_term(float4 a, float4 *keep, int i, int exps,
                                                        float s2, float m2, float *acc, float *mx)
@@ -98,9 +90,9 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int nw = (int)(blockDim.x >> 5), pw = min(nw, (parts + 31) / 32);
     if (threadIdx.x == 0) {
-        se_st_relaxed_u64(row_slots + 3 * p + w, t | __float_as_uint(*a));
+        se_st_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * p + w, t | __float_as_uint(*a));
         if (two)
-            se_st_relaxed_u64(row_slots + 3 * p + w + 1, t | __float_as_uint(*b));
+            se_st_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * p + w + 1, t | __float_as_uint(*b));
     }
     if (warp < pw) {
         double sum = 0.0;
@@ -108,8 +100,8 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
         for (int r = warp * 32 + lane; r < parts; r += pw * 32) {
             unsigned long long va, vb;
             do {
-                va = se_ld_relaxed_u64(row_slots + 3 * r + w);
-                vb = two ? se_ld_relaxed_u64(row_slots + 3 * r + w + 1) : t;
+                va = se_ld_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * r + w);
+                vb = two ? se_ld_relaxed_u64(row_slots + SE_RB_SLOT_WORDS * r + w + 1) : t;
             } while ((unsigned)(va >> 32) != tag || (unsigned)(vb >> 32) != tag);
             sum += (double)__uint_as_float((unsigned)va);
             mx = fmaxf(mx, __uint_as_float((unsigned)vb));
@@ -133,6 +125,22 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
     *a = (float)sum;
     if (two)
         *b = mx;
+}
+
+/* s of a row whose float sum of squares overflowed: every CTA sums its part
+ * again in float64 from device memory, and the scaled partials
+ * (rowblock.cuh) cross the row's CTAs in word 3 of their slots, only ever
+ * written here. Out of line: the float path keeps its registers. */
+static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4, int n4,
+                                                              unsigned long long *row_slots, int p,
+                                                              int parts, unsigned tag,
+                                                              int64_t cols, double eps, double *cs,
+                                                              float *cm)
+{
+    double d = se_rb_thread_ss_f64((const float *)x4, threadIdx.x, n4, blockDim.x, 1);
+    float sc = se_rb_block_sum_scaled(d), unused = -INFINITY;
+    se_rb_grid_combine(row_slots, p, parts, 3, 0, tag, &sc, &unused, cs, cm);
+    return se_rb_scale_from_scaled(sc, cols, eps);
 }
 
 /* Launch counts wrap here, so tags (2 gen + 1, 2 gen + 2) are never 0, the
@@ -178,7 +186,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     const int r4 = SE_RB_VALS / 4 * nt;               /* float4 chunks in registers */
     const int h4 = min(n4, r4 + smem4);               /* ... and in shared memory */
     const int hs = h4 - r4;                           /* se_rb_held[j] is x4[r4 + j] */
-    unsigned long long *row_slots = sc.slot + 3 * row * parts;
+    unsigned long long *row_slots = sc.slot + SE_RB_SLOT_WORDS * row * parts;
 
     for (int j = tid; j < hs; j += nt) /* each thread reads back only its own copies */
         se_cp_async16(&se_rb_held[j], x4 + r4 + j);
@@ -210,7 +218,12 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
 
     /* float64 once per block, off any short row's critical path: the
      * error of s is then the sums' alone (docs/TOLERANCES.md). */
-    float s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
+    float s;
+    if (isinf(ss)) /* uniform over the row's CTAs: again in float64 (rowblock.cuh) */
+        s = se_rb_grid_overflow_scale(x4, n4, row_slots, p, parts, 2 * gen + 1, cols, eps, cs2, cm2);
+    else {
+        s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
+    }
     float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(__fmul_rn(s, mx), SE_RB_LOG2E);
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
 #pragma unroll

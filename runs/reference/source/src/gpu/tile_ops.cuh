@@ -359,8 +359,28 @@ static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_
     }
 }
 
+/* A row's sum of squares in float64, by one full warp, from x in device
+ * memory, in a fixed order (each lane its columns, then a butterfly):
+ * phase B's path for a row whose float partials overflowed (|x| above
+ * about 1.8e19, or many large values). A square of a finite float is exact
+ * in float64 and at most 1.2e77, so this sum cannot overflow. Phase A is
+ * left as it was (a branch there cost the megakernel its registers); only
+ * such rows pay, one warp reading the row once more (docs/INPUTS.md). */
+static __device__ __noinline__ double se_row_ss_f64(const se_gpu_problem *p, int64_t row)
+{
+    int lane = threadIdx.x & 31;
+    const float *xr = p->x + row * p->cols;
+    double d = 0.0;
+    for (int64_t c = lane; c < p->cols; c += 32)
+        d = fma((double)xr[c], (double)xr[c], d);
+    return se_warp_sum_d(d);
+}
+
 /* Phase B, by one full warp: combine the row's A partials in float64, in a
- * fixed order, into s_r = 1/sqrt(mean x^2 + eps) and m_r = s_r * max x. */
+ * fixed order, into s_r = 1/sqrt(mean x^2 + eps) and m_r = s_r * max x.
+ * Where a partial overflowed (inf although x is finite), the row's sum is
+ * taken again in float64 (se_row_ss_f64), so every finite input gives a
+ * finite, right scale, the same in every strategy. */
 static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t row)
 {
     int lane = threadIdx.x & 31;
@@ -373,6 +393,8 @@ static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t
     }
     ss = se_warp_sum_d(ss);
     mx = se_warp_max_f(mx);
+    if (isinf(ss)) /* uniform over the warp: every lane has the same sum */
+        ss = se_row_ss_f64(p, row);
     if (lane == 0) {
         float s = (float)(1.0 / sqrt(ss / (double)p->cols + p->eps));
         p->row_s[row] = s;
