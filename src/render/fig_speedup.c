@@ -20,7 +20,16 @@
 
 #define ROW_PX 15      /* pixels per row of the plot */
 #define TOP_PX 130     /* title and panel titles */
-#define BOTTOM_PX 230  /* axis label and legend */
+/* Below the panels: the axis label and the legends, one line per 24 px.
+ * A legend of up to 6 lines fits the base; more (the peers of a run with
+ * every package) grow it, so the last entries are not cut off. */
+#define BOTTOM_BASE_PX 230
+#define BOTTOM_LINE_PX 24
+static int bottom_px(size_t legend_lines)
+{
+    return legend_lines <= 6 ? BOTTOM_BASE_PX
+                             : BOTTOM_BASE_PX + BOTTOM_LINE_PX * (int)(legend_lines - 6);
+}
 #define MAX_PEERS 8
 
 /* One series: a strategy (from summary.json) or a peer (from peers.json). */
@@ -101,12 +110,12 @@ static size_t peers_of(const se_rundata *rd, item *out, size_t max)
  * legend. x range [xlo, xhi], labels at xlab. */
 static void panel(se_buf *gp, const se_rundata *rd, const item *items, size_t n, int b0, int K,
                   const char *title, double left, double right, int logx, double xlo, double xhi,
-                  double xlab, const char *xlabel, int height)
+                  double xlab, const char *xlabel, int height, int bottom)
 {
     size_t ns = rd->p.n_shapes;
     se_buf_printf(gp, "    set lmargin at screen %.4f\n    set rmargin at screen %.4f\n"
                       "    set tmargin at screen %.4f\n    set bmargin at screen %.4f\n",
-                  left, right, 1.0 - (double)TOP_PX / height, (double)BOTTOM_PX / height);
+                  left, right, 1.0 - (double)TOP_PX / height, (double)bottom / height);
     se_buf_add(gp, "    set title ");
     se_plot_gp_quote(gp, title);
     se_buf_add(gp, " font \"" SE_PLOT_FONT ",16\"\n");
@@ -151,7 +160,7 @@ static void panel(se_buf *gp, const se_rundata *rd, const item *items, size_t n,
     /* The legend under the panel, in two columns when it is wide. */
     se_buf_printf(gp, "    set key at screen %.4f, screen %.4f left top vertical maxrows %zu "
                       "Left reverse samplen 1 spacing 1.2 font \"" SE_PLOT_FONT ",13\"\n",
-                  left, (double)(BOTTOM_PX - 75) / height, right - left > 0.4 ? (n + 2) / 2 : n + 1);
+                  left, (double)(bottom - 75) / height, right - left > 0.4 ? (n + 2) / 2 : n + 1);
     se_buf_add(gp, "    plot NaN with lines dt 2 lw 2 lc rgb \"black\" title \"stream launches (= 1)\"");
     for (size_t k = 0; k < n; k++) {
         char label[160];
@@ -189,7 +198,11 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     int K = (int)(nm > nr ? nm : nr) + 1;
     int rows = (int)rd->p.n_shapes * K;
     f->width = 1800;
-    f->height = TOP_PX + BOTTOM_PX + ROW_PX * (rows > 20 ? rows : 20);
+    /* legend lines: the mechanisms' in two columns, the references' in one,
+     * each with the stream line */
+    size_t lines = (nm + 2) / 2 > nr + 1 ? (nm + 2) / 2 : nr + 1;
+    int bottom = bottom_px(lines);
+    f->height = TOP_PX + bottom + ROW_PX * (rows > 20 ? rows : 20);
     snprintf(f->title, sizeof f->title,
              "Fig. 2: how much faster than stream launches each mechanism is, with 95%% intervals "
              "(speedup = median device time of stream launches / of the mechanism, L2 warm; "
@@ -252,13 +265,14 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     if (nm)
         panel(&gp, rd, mech, nm, 0, K,
               "Tiled mechanisms (outputs bitwise identical to stream's)", 0.09, right0, 0, xlo,
-              xhi, xlab, "speedup over stream launches (x, linear; > 1 is faster)", f->height);
+              xhi, xlab, "speedup over stream launches (x, linear; > 1 is faster)", f->height,
+              bottom);
     if (nr) {
         double l = lo[1] / 1.4, h = hi[1] * 1.15, decades = log10(h / l);
         panel(&gp, rd, ref, nr, (int)nm, K,
               "Controls and references (other algorithms)", nm ? 0.67 : 0.09, 0.97, 1, l,
               h * pow(10.0, 0.75 * decades), h, "speedup over stream launches (x, log scale)",
-              f->height);
+              f->height, bottom);
     }
     se_plot_script_end(&gp);
     se_status st = SE_OK;
