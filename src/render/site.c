@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -113,33 +114,78 @@ static se_status export_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE
     return st;
 }
 
+/* Progress: the steps of a site and the share of its time each took on the
+ * H200's reference run (the figures most of it), for the time left. */
+static int progress_on;
+static double progress_t0;
+
+void se_site_set_progress(int on)
+{
+    progress_on = on;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void progress(int step, const char *what)
+{
+    static const double share[] = {0.30, 0.05, 0.50, 0.10, 0.03, 0.02}; /* verify .. manifest */
+    enum { N = sizeof share / sizeof share[0] };
+    if (!progress_on)
+        return;
+    if (step == 0)
+        progress_t0 = mono_s();
+    double done = 0.0;
+    for (int k = 0; k < step; k++)
+        done += share[k];
+    double el = mono_s() - progress_t0;
+    if (step > 0 && done > 0.0)
+        fprintf(stderr, "[%d/%d] site: %s (%.0f s elapsed, about %.0f s left)\n", step + 1, N,
+                what, el, el * (1.0 - done) / done);
+    else
+        fprintf(stderr, "[%d/%d] site: %s\n", step + 1, N, what);
+}
+
 /* Fills the temporary folder: run files, figures and report, traces,
  * pages, the site's manifest. */
 static se_status build(se_site *s, FILE *out, size_t *kept, size_t *left, se_err *err)
 {
+    progress(1, "copying the selected run files");
     se_status st = copy_run(s, kept, left, err);
     se_doc report = {0};
     char figdir[SE_SITE_PATH_SIZE * 2];
     se_path_join(s->tmp, "figures", figdir, sizeof figdir);
     if (st == SE_OK) {
+        progress(2, "figures and report");
         FILE *quiet = fopen("/dev/null", "w");
         st = se_figures_make(s->run, figdir, quiet ? quiet : out, &report, err);
         if (quiet)
             fclose(quiet);
     }
     char exported[SE_SITE_MAX_TIMELINES][SE_CASE_ID_SIZE];
-    if (st == SE_OK)
+    if (st == SE_OK) {
+        progress(3, "Perfetto traces");
         st = export_traces(s, exported, out, err);
-    if (st == SE_OK)
+    }
+    if (st == SE_OK) {
+        progress(4, "pages");
         st = se_site_write_pages(s, &report, exported, *kept, *left, err);
-    if (st == SE_OK)
+    }
+    if (st == SE_OK) {
+        progress(5, "the site's manifest");
         st = se_manifest_write(s->tmp, SE_SITE_MANIFEST, err);
+    }
     se_doc_free(&report);
     return st;
 }
 
 se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err)
 {
+    progress(0, "verifying the run");
     se_status st = se_verify_first(run_dir, "site", "no site is built from it", err);
     if (st != SE_OK)
         return st;

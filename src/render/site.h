@@ -16,6 +16,11 @@
 
 /* Verifies the run, draws its figures, builds the site in a temporary
  * folder and renames it to out_dir. */
+/* With on, se_site_main prints "[n/N] step (s elapsed, about s left)" lines
+ * on stderr as it goes (the command line turns it on where stderr is a
+ * terminal and --quiet is not given, as for run and profile). */
+void se_site_set_progress(int on);
+
 se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err);
 
 #endif

@@ -153,9 +153,11 @@ static const cmd_doc cmd_docs[] = {
      "  --format gbench   Google Benchmark's JSON, one repetition per sample with the\n"
      "                    median aggregate: its compare.py reads it\n"
      "  -o, --output FILE the JSON file to write (written whole or not at all)\n"},
-    {"site", "site RUN_DIR OUT_DIR", "the static evidence site",
+    {"site", "site RUN_DIR OUT_DIR [--quiet]", "the static evidence site",
      "Verifies a run and builds a static evidence site (HTML, CSS, figures, selected run\n"
-     "files, SITE_MANIFEST.sha256) in OUT_DIR; verify also accepts a site (docs/SITE.md).\n"},
+     "files, SITE_MANIFEST.sha256) in OUT_DIR; verify also accepts a site (docs/SITE.md).\n"
+     "Where stderr is a terminal it prints [n/N] progress with the time left; --quiet\n"
+     "turns that off.\n"},
     {"profile", "profile RUN_DIR [--reparse] [--quiet]", "Nsight Compute counters",
      "On a GPU, runs Nsight Compute over every kernel of every strategy on the run's shapes,\n"
      "saves the counters as CSV in the run directory and updates its manifest\n"

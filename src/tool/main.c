@@ -214,6 +214,7 @@ int main(int argc, char **argv)
         st = se_figures_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
     case SE_CMD_SITE:
+        se_site_set_progress(!cli.dirs.quiet && isatty(STDERR_FILENO));
         st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
     case SE_CMD_ANSWER:
