@@ -206,7 +206,7 @@ se_status se_rep_profile(se_doc *d, se_rundata *rd, se_err *err)
     /* Two passes: count what looks wrong, then the table. */
     counter_stats c = {0};
     c.dur = c.read = c.write = c.hit = -1;
-    int cols = 0;
+    int cols = 0, shape_col = -1;
     for (int pass = 0; pass < 2; pass++) {
         rewind(f);
         int lineno = 0;
@@ -221,6 +221,7 @@ se_status se_rep_profile(se_doc *d, se_rundata *rd, se_err *err)
                 c.read = col_of(cells, n, "dram_read_bytes");
                 c.write = col_of(cells, n, "dram_write_bytes");
                 c.hit = col_of(cells, n, "l2_hit_rate_pct");
+                shape_col = col_of(cells, n, "shape");
                 if (pass == 1) {
                     explain(d, rd, &c);
                     se_rep_header(d, n, cells);
@@ -247,6 +248,14 @@ se_status se_rep_profile(se_doc *d, se_rundata *rd, se_err *err)
             }
             for (int i = 0; i < cols; i++)
                 shorten(cells[i]);
+            /* One shape name everywhere: profile.c writes the protocol's
+             * spelling ("5xT+1"); the tables name the run's own RxC. */
+            for (size_t k = 0; shape_col >= 0 && k < rd->p.n_shapes; k++)
+                if (strcmp(cells[shape_col], rd->p.shapes[k].spec) == 0) {
+                    se_shape_id(rd->p.shapes[k].rows, rd->p.shapes[k].cols, cells[shape_col],
+                                SE_REP_CELL);
+                    break;
+                }
             if (hit > 100) {
                 size_t len = strlen(cells[c.hit]);
                 if (len + 2 < SE_REP_CELL)
