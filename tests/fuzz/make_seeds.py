@@ -70,6 +70,8 @@ def minirun(ref, out):
     for name in ("environment.json", "resources.json"):
         files[name] = open(os.path.join(ref, name), "rb").read()
     for sub in ("samples", "traces", "arrays"):
+        if not os.path.isdir(os.path.join(ref, sub)):
+            continue  # a run that saved no arrays (or took no traces)
         for f in sorted(os.listdir(os.path.join(ref, sub))):
             if f.startswith(SHAPE + ".") or f.startswith("control.") or f == "outputs.csv":
                 data = open(os.path.join(ref, sub, f), "rb").read()
