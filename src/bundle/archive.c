@@ -136,12 +136,14 @@ static se_status write_entry(struct archive *a, struct archive_entry *e, const c
 }
 
 /* Writes the archive to the open descriptor fd. */
-static se_status write_archive(int fd, const char *run, const char *run_id, int64_t mtime,
+static se_status write_archive(int fd, const char *run, const char *run_id, int64_t mtime, int level,
                                const entry_list *l, se_err *err)
 {
     struct archive *a = archive_write_new();
     struct archive_entry *e = archive_entry_new();
     se_status st = SE_OK;
+    char lvl[4];
+    snprintf(lvl, sizeof lvl, "%d", level < 0 || level > 9 ? SE_ARCHIVE_DEFAULT_LEVEL : level);
     if (!a || !e)
         st = se_fail(err, SE_ERR_NOMEM, "out of memory for libarchive");
     /* pax restricted: ustar where it suffices, pax headers only for what
@@ -149,6 +151,7 @@ static se_status write_archive(int fd, const char *run, const char *run_id, int6
     else if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
              archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
              archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
+             archive_write_set_filter_option(a, "gzip", "compression-level", lvl) != ARCHIVE_OK ||
              archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
              archive_write_open_fd(a, fd) != ARCHIVE_OK)
         st = se_fail(err, SE_ERR_IO, "archive: libarchive: %s", archive_error_string(a));
@@ -401,7 +404,7 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     if (out)
         fprintf(out, "archive: writing %zu files of %s as %s/ into %s\n", l.n, o->run, run_id,
                 o->output);
-    st = write_archive(fd, o->run, run_id, mtime, &l, err);
+    st = write_archive(fd, o->run, run_id, mtime, o->level, &l, err);
     if (st == SE_OK && (fsync(fd) != 0 || fchmod(fd, 0644) != 0))
         st = se_fail(err, SE_ERR_IO, "archive: %s: %s", tmp, strerror(errno));
     if (close(fd) != 0 && st == SE_OK)

@@ -31,7 +31,11 @@ typedef struct se_archive_opts {
     const char *const *keep;     /* globs of files that stay local whatever else matches */
     size_t n_keep;
     uint64_t min_bytes;          /* only files of at least this many bytes are left remote-only */
+    int level;                   /* gzip compression level, 0 (stored) to 9 */
 } se_archive_opts;
+
+/* The default gzip level of `archive` (zlib's own default). */
+#define SE_ARCHIVE_DEFAULT_LEVEL 6
 
 /* archive RUN -o FILE.tar.gz: verifies the run (it must be complete: every
  * listed file here, no remote.json), writes the archive to a temporary

@@ -128,7 +128,8 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
      * one of at most SE_RB_MAX_CLUSTER CTAs holds it and the device can run
      * one. */
     se_rb_grid_cfg g;
-    se_status st = se_rb_grid_pick(rows, cols, vec4, sms, &g, err);
+    int frame = ((uintptr_t)x & 15) == ((uintptr_t)y & 15); /* any row length, as float4 */
+    se_status st = se_rb_grid_pick(rows, cols, frame, sms, &g, err);
     if (st != SE_OK)
         return st;
     if (g.parts > 0)

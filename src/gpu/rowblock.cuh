@@ -183,9 +183,9 @@ typedef struct se_rb_grid_cfg {
     int parts, chunk, smem4;
 } se_rb_grid_cfg;
 
-/* rowblock_grid.cu: the cooperative grid for 16-byte rows too long for one
+/* rowblock_grid.cu: the cooperative grid for rows too long for one
  * CTA's registers (parts = 0: it does not serve), and its launch. */
-se_status se_rb_grid_pick(int64_t rows, int64_t cols, int vec4, int sms, se_rb_grid_cfg *out,
+se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_grid_cfg *out,
                           se_err *err);
 se_status se_rb_grid_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,
                             const se_rb_grid_cfg *g, se_rb_scratch sc, se_trace_buf trace,

@@ -23,7 +23,7 @@ void se_archive_usage(FILE *out)
 {
     fprintf(out,
             "usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz [--remote-only GLOB]...\n"
-            "         [--keep GLOB]... [--remote-min-bytes N] [--no-remote-only]\n"
+            "         [--keep GLOB]... [--remote-min-bytes N] [--no-remote-only] [--level N]\n"
             "\n"
             "Verifies the complete run RUN_DIR, writes it as one deterministic archive\n"
             "FILE.tar.gz (sorted entries under <run_id>/, owner 0, mtime the run's start,\n"
@@ -43,8 +43,13 @@ void se_archive_usage(FILE *out)
             "  --keep GLOB           files that stay local whatever else matches\n"
             "  --remote-min-bytes N  only files of at least N bytes are remote-only\n"
             "                        (default %d without --remote-only, else 0)\n"
-            "  --no-remote-only      write the archive only; the run is left as it is\n",
-            SE_ARCHIVE_DEFAULT_MIN_BYTES, SE_ARCHIVE_DEFAULT_MIN_BYTES);
+            "  --no-remote-only      write the archive only; the run is left as it is\n"
+            "  --level N             gzip compression level, 0 (stored, no compression) to 9\n"
+            "                        (default %d). The saved arrays are random floats:\n"
+            "                        gzip saves about 7%% of them at some 30 MB/s per core,\n"
+            "                        so a run with every array (GBs) archives at --level 0\n"
+            "                        in seconds (docs/ARCHIVE.md)\n",
+            SE_ARCHIVE_DEFAULT_MIN_BYTES, SE_ARCHIVE_DEFAULT_MIN_BYTES, SE_ARCHIVE_DEFAULT_LEVEL);
 }
 
 void se_archive_cli_free(se_archive_cli *o)
@@ -59,6 +64,7 @@ se_status se_archive_parse(int argc, char **argv, se_archive_cli *o, int *help, 
 {
     memset(o, 0, sizeof *o);
     o->min_bytes = -1;
+    o->level = SE_ARCHIVE_DEFAULT_LEVEL;
     *help = 0;
     o->remote = calloc((size_t)argc + 1, sizeof *o->remote);
     o->keep = calloc((size_t)argc + 1, sizeof *o->keep);
@@ -71,7 +77,7 @@ se_status se_archive_parse(int argc, char **argv, se_archive_cli *o, int *help, 
         const char *a = argv[k];
         int takes = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                     strcmp(a, "--remote-only") == 0 || strcmp(a, "--keep") == 0 ||
-                    strcmp(a, "--remote-min-bytes") == 0;
+                    strcmp(a, "--remote-min-bytes") == 0 || strcmp(a, "--level") == 0;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             *help = 1;
             break;
@@ -88,6 +94,8 @@ se_status se_archive_parse(int argc, char **argv, se_archive_cli *o, int *help, 
             o->keep[o->n_keep++] = argv[++k];
         } else if (strcmp(a, "--remote-min-bytes") == 0) {
             st = se_parse_i64(argv[++k], 0, INT64_MAX, "--remote-min-bytes", &o->min_bytes, err);
+        } else if (strcmp(a, "--level") == 0) {
+            st = se_parse_i64(argv[++k], 0, 9, "--level", &o->level, err);
         } else if (strcmp(a, "--no-remote-only") == 0) {
             o->no_mark = 1;
         } else if (a[0] == '-' || !a[0]) {
@@ -125,7 +133,8 @@ se_status se_archive_main(const se_archive_cli *o, FILE *out, se_err *err)
     size_t n_keep = 0;
     for (size_t i = 0; i < o->n_keep; i++)
         keep[n_keep++] = o->keep[i];
-    se_archive_opts a = {o->dir, o->output, !o->no_mark, NULL, 0, o->n_remote > 0, NULL, 0, 0};
+    se_archive_opts a = {o->dir,    o->output, !o->no_mark, NULL,          0,
+                         o->n_remote > 0, NULL,      0,           0, (int)o->level};
     se_status st = SE_OK;
     if (o->n_remote) {
         a.remote = o->remote;

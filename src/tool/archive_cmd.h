@@ -25,6 +25,7 @@ typedef struct se_archive_cli {
     size_t n_keep;
     int64_t min_bytes;     /* --remote-min-bytes N, -1: not given */
     int no_mark;           /* --no-remote-only */
+    int64_t level;         /* --level N: gzip level 0 to 9 */
 } se_archive_cli;
 
 /* Parses archive's arguments (after the word "archive"); *help is set for

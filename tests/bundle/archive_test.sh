@@ -87,6 +87,15 @@ if [ -f "$work/run/profile/ncu_raw.csv" ]; then
     expect "profile --reparse on a selected bundle keeps the remote-only lines" 0 "archive: $n_remote of the remote-only files live in" -- \
         "$bin" verify --strict "$work/rp"
 fi
+copy stored
+expect "archive --level 0 (gzip's stored blocks) writes an archive verify reads" 0 "verifies with --strict" -- \
+    "$bin" archive "$work/stored" -o "$work/stored.tar.gz" --level 0
+[ "$(wc -c <"$work/stored.tar.gz")" -gt "$(wc -c <"$work/run.tar.gz")" ] &&
+    { echo "ok: --level 0 stores (a larger archive than --level 6)"; passes=$((passes + 1)); } ||
+    { echo "FAIL: --level 0 is not larger than the default level"; fails=$((fails + 1)); }
+expect "verify --archive on the stored archive" 0 "$n_remote of $n_remote remote-only files checked" -- \
+    "$bin" verify "$work/stored" --archive "$work/stored.tar.gz"
+expect "archive refuses --level 10" 2 "--level" -- "$bin" archive "$work/probe" -o "$work/l10.tar.gz" --level 10
 expect "archive refuses an existing output" 2 "exists" -- "$bin" archive "$work/probe" -o "$work/run.tar.gz"
 expect "archive refuses an output inside the run" 2 "inside the run" -- "$bin" archive "$work/probe" -o "$work/probe/x.tar.gz"
 expect "archive refuses a selected bundle" 2 "already a selected bundle" -- "$bin" archive "$work/run" -o "$work/again.tar.gz"

@@ -3,13 +3,15 @@
 # without a GPU (docs/SLURM.md). Starts munged, slurmctld and slurmd (Debian's
 # packages) on this machine with their keys, sockets, state and spool in a
 # temporary folder: one node with the machine's CPUs and two GPUs in gres.conf
-# whose File= lines name files the test creates, no cgroups. Submits a 2-task
+# whose File= lines name files the test creates, no cgroups
+# (scripts/slurm/one-node.sh, stopped by pid at the test's end, pass or fail).
+# Submits a 2-task
 # array and its merge job through array.sh: task 0 is the test stand-in (a
 # copy of runs/reference), task 1 runs the real binary, which answers "no
 # CUDA device" (exit 6) here. Checks that the merge job wrote fleet.json with
 # both tasks (task 1 failed with exit 6 and its message, task 0 verified),
 # fleet.md with the answer grid, and that the merge job itself failed (a task
-# failed). Stops every daemon by pid at its end, pass or fail. Needs root;
+# failed). Needs root;
 # installs the packages through apt-get where they are missing, and skips
 # (exit 77) only where they cannot be installed.
 set -u
@@ -37,25 +39,11 @@ if ! have_slurm; then
 fi
 command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed by the merge job"; exit 1; }
 
-# --- a temporary cluster, cleaned up on every exit --------------------------
+# --- a temporary cluster (scripts/slurm/one-node.sh), stopped on every exit --
 tmp=$(mktemp -d /tmp/se-slurm.XXXXXX)
 chmod 755 "$tmp"   # munged wants every folder above its socket open to all
-pids=()
-jobs_submitted=()
 cleanup() {
-    local p i
-    for j in "${jobs_submitted[@]+"${jobs_submitted[@]}"}"; do scancel "$j" >/dev/null 2>&1; done
-    # Give slurmd a moment to end cancelled jobs' steps before it goes.
-    for i in 1 2 3 4 5 6 7 8 9 10; do
-        [ -z "$(squeue -h 2>/dev/null)" ] && break
-        sleep 1
-    done
-    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
-        p=${pids[i]}
-        kill "$p" 2>/dev/null || continue
-        for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.5; done
-        kill -9 "$p" 2>/dev/null && echo "cleanup: pid $p did not stop on SIGTERM, killed"
-    done
+    "$src/scripts/slurm/one-node.sh" stop "$tmp/cluster"
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -65,7 +53,7 @@ fails=0
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 show_logs() {
-    for f in "$tmp"/log/*.log; do
+    for f in "$tmp"/cluster/log/*.log; do
         echo "--- $f (last lines)"
         tail -n 25 "$f"
     done
@@ -89,27 +77,7 @@ wait_for() {
 # Nothing of an enclosing Slurm job (when the tests run inside one) may leak in.
 for v in $(env | sed -n 's/^\(S\(LURM\|BATCH\|ALLOC\|QUEUE\|INFO\)_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
 
-mkdir -p "$tmp/munge" "$tmp/etc" "$tmp/state" "$tmp/spool" "$tmp/log" "$tmp/dev" "$tmp/runs"
-chmod 700 "$tmp/munge"
-
-# munge: a fresh key, its own socket.
-head -c 1024 /dev/urandom >"$tmp/munge/munge.key"
-chmod 600 "$tmp/munge/munge.key"
-socket=$tmp/munge.socket.2
-munged -F --key-file="$tmp/munge/munge.key" --socket="$socket" --pid-file="$tmp/munge/munged.pid" \
-    --log-file="$tmp/log/munged.log" --seed-file="$tmp/munge/munged.seed" >>"$tmp/log/munged.log" 2>&1 &
-pids+=($!)
-wait_for 10 test -S "$socket" || fatal "munged did not create its socket within 10 s"
-munge -S "$socket" -n | unmunge -S "$socket" >/dev/null || fatal "munge cannot encode and decode a credential"
-ok "munged (pid ${pids[0]}) with its own key and socket $socket"
-
-# Two free TCP ports for slurmctld and slurmd.
-read -r ctld_port slurmd_port < <(python3 -c '
-import socket
-ss = [socket.socket() for _ in range(2)]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(*[s.getsockname()[1] for s in ss])')
-
+mkdir -p "$tmp/dev" "$tmp/runs"
 # Two GPUs for gres.conf: character devices where mknod is allowed, else plain files.
 for i in 0 1; do
     mknod "$tmp/dev/nvidia$i" c 195 "$i" 2>/dev/null || : >"$tmp/dev/nvidia$i"
@@ -117,58 +85,9 @@ done
 kind="plain files (mknod is not allowed here)"
 [ -c "$tmp/dev/nvidia0" ] && kind="character devices 195:0 and 195:1"
 echo "gres.conf's two GPUs: $tmp/dev/nvidia0 and nvidia1, $kind"
-node=$(hostname -s)
-cpus=$(nproc)
-conf=$tmp/etc/slurm.conf
-cat >"$conf" <<EOF
-# One-node test cluster of tests/slurm/slurm_test.sh (no cgroups, no accounting).
-ClusterName=se-test
-SlurmctldHost=localhost
-SlurmctldPort=$ctld_port
-SlurmdPort=$slurmd_port
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$socket
-StateSaveLocation=$tmp/state
-SlurmdSpoolDir=$tmp/spool
-SlurmctldPidFile=$tmp/slurmctld.pid
-SlurmdPidFile=$tmp/slurmd.pid
-SlurmctldLogFile=$tmp/log/slurmctld.log
-SlurmdLogFile=$tmp/log/slurmd.log
-SlurmctldDebug=info
-SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-MpiDefault=none
-ReturnToService=2
-SchedulerType=sched/builtin
-MinJobAge=600
-KillWait=5
-GresTypes=gpu
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus Gres=gpu:2 State=UNKNOWN
-PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
-EOF
-cat >"$tmp/etc/gres.conf" <<EOF
-NodeName=$node Name=gpu AutoDetect=off File=$tmp/dev/nvidia0
-NodeName=$node Name=gpu AutoDetect=off File=$tmp/dev/nvidia1
-EOF
-export SLURM_CONF=$conf
-
-slurmctld -D -c -f "$conf" >>"$tmp/log/slurmctld.out" 2>&1 &
-pids+=($!)
-slurmd -D -f "$conf" -N "$node" >>"$tmp/log/slurmd.out" 2>&1 &
-pids+=($!)
-node_idle() { sinfo -h -N -o '%t' | grep -qx idle; }
-wait_for 60 scontrol ping || fatal "slurmctld did not answer scontrol ping within 60 s"
-wait_for 60 node_idle || { sinfo -N -l; fatal "node $node was not idle within 60 s"; }
-echo "slurmctld (pid ${pids[1]}, port $ctld_port) and slurmd (pid ${pids[2]}, port $slurmd_port) are up:"
+"$src/scripts/slurm/one-node.sh" start "$tmp/cluster" "$tmp/dev/nvidia0" "$tmp/dev/nvidia1" ||
+    { echo "FAIL: scripts/slurm/one-node.sh could not start the cluster"; exit 1; }
+. "$tmp/cluster/env"
 scontrol ping
 sinfo -N -o '%N %t %c %G'
 
@@ -184,7 +103,6 @@ fleet=$(sed -n 's/^fleet: //p' <<<"$out")
 if [ -z "$array_id" ] || [ -z "$merge_id" ] || [ ! -d "$fleet" ]; then
     fatal "array.sh did not say its jobs and fleet folder"
 fi
-jobs_submitted+=("$array_id" "$merge_id")
 echo "--- the queue just after submission"
 squeue -o '%.12i %.10j %.9T %.20E %R'
 
