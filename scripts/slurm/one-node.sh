@@ -158,6 +158,12 @@ EOF
 for g in "$@"; do
     echo "NodeName=$node Name=gpu AutoDetect=off File=$g" >>"$dir/etc/gres.conf"
 done
+# cgroup v2 without systemd's D-Bus (a container, a bare VM): slurmd still
+# initializes its cgroup plugin, which would ask systemd for a scope; have
+# it build the hierarchy itself instead (cgroup.conf(5), for testing).
+if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && [ ! -S /run/dbus/system_bus_socket ]; then
+    printf 'IgnoreSystemd=yes\nCgroupAutomount=yes\n' >"$dir/etc/cgroup.conf"
+fi
 printf 'export SLURM_CONF=%s\n' "$conf" >"$dir/env"
 export SLURM_CONF=$conf
 
