@@ -163,6 +163,8 @@ done
 # it build the hierarchy itself instead (cgroup.conf(5), for testing).
 if [ "$(stat -fc %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ] && [ ! -S /run/dbus/system_bus_socket ]; then
     printf 'IgnoreSystemd=yes\nCgroupAutomount=yes\n' >"$dir/etc/cgroup.conf"
+    # where slurmd puts its slurmstepd scope (systemd would have made it)
+    mkdir -p /sys/fs/cgroup/system.slice 2>/dev/null
 fi
 printf 'export SLURM_CONF=%s\n' "$conf" >"$dir/env"
 export SLURM_CONF=$conf

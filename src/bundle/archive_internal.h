@@ -14,7 +14,8 @@
 #include "bundle/verify_internal.h"
 #include "model/se_common.h"
 
-/* The largest entry read (256 MiB): the largest file verify reads. */
+/* The largest entry read (256 MiB), except a saved array of exactly its
+ * shape's bytes (up to SE_ARRAY_MAX_BYTES). */
 #define SE_ARCHIVE_ENTRY_MAX ((uint64_t)256 << 20)
 
 typedef struct manifest_file {

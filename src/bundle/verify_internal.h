@@ -48,11 +48,12 @@ int verify_present(const verify_ctx *v, const char *rel);
 int verify_recheck_arrays(verify_ctx *v, const se_protocol *p, const se_shape *sh,
                           const json_t *c, const char *cid, const char *name, const char *file);
 
-/* The largest array verify reads (256 MiB, 64 Mi elements: a default
- * protocol's largest case is 16 Mi): its size comes from the protocol's
- * shape and is checked against the file's (or archive entry's) before
- * anything is allocated. */
-#define SE_ARRAY_MAX_BYTES ((uint64_t)256 << 20)
+/* The largest array verify reads (4 GiB, 1 Gi elements: the default
+ * protocol's largest case, 256x1048576, is 1 GiB; re-checking one holds x,
+ * y and a float64 reference, 4 times its bytes): its size comes from the
+ * protocol's shape and is checked against the file's (or archive
+ * entry's) before anything is allocated. */
+#define SE_ARRAY_MAX_BYTES ((uint64_t)4 << 30)
 
 /* The bytes of one array of shape sh, or a problem (where: the record)
  * and SE_ERR_LIMIT when they are over SE_ARRAY_MAX_BYTES. */

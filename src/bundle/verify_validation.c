@@ -111,8 +111,10 @@ se_status verify_array_bytes(verify_ctx *v, const se_shape *sh, const char *wher
 {
     int64_t rows = sh->rows, cols = sh->cols;
     if (rows < 1 || cols < 1 || (uint64_t)rows > SE_ARRAY_MAX_BYTES / sizeof(float) / (uint64_t)cols) {
+        char limit[32];
+        snprintf(limit, sizeof limit, "%" PRIu64, SE_ARRAY_MAX_BYTES);
         verify_problem(v, "%s: the shape's arrays are over the %s bytes verify re-checks", where,
-                "268435456");
+                limit);
         return SE_ERR_LIMIT;
     }
     *bytes = (uint64_t)rows * (uint64_t)cols * sizeof(float);
