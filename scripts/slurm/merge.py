@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """merge.py - the merge job of scripts/slurm/array.sh (docs/SLURM.md).
 
-Runs after every task of the array has ended (afterany), and judges them:
+Runs after every task of the array has ended (afterany), and judges them
+(the runs verified concurrently, at most one per CPU):
 reads each FLEET/task-<i>/task.json, verifies each run directory with
 `softmax-evidence verify --strict`, and writes FLEET/fleet.json and
 FLEET/fleet.md: per task its host, GPU (environment.json gpu.name), status,
@@ -14,6 +15,7 @@ Python 3 standard library only.
 
 usage: merge.py FLEET BIN TASKS [ARRAY_JOB_ID]
 """
+import concurrent.futures
 import json
 import os
 import socket
@@ -140,7 +142,10 @@ def main(argv):
         print(f"merge.py: FLEET: {fleet} is not a folder", file=sys.stderr)
         return 2
 
-    tasks = [judge_task(fleet, binary, i) for i in range(n)]
+    # Every run is verified at once (each verify is one process; a run with
+    # every array saved takes minutes alone), at most one per CPU.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(n, os.cpu_count() or 1))) as ex:
+        tasks = list(ex.map(lambda i: judge_task(fleet, binary, i), range(n)))
     failed = [t for t in tasks if t["status"] != "ok"]
     unverified = [t for t in tasks if t["run_dir"] and t["verify"]["status"] != "ok"]
     good = [t for t in tasks if t["status"] == "ok" and t["verify"]["status"] == "ok"]
