@@ -541,6 +541,7 @@ se_status se_verify_archive(const char *run, const char *archive, FILE *out, se_
             st = se_fail(err, SE_ERR_VALIDATION, "%s does not match %s: %zu problem%s", archive,
                          run, problems, problems == 1 ? "" : "s");
     }
+    verify_ref_cache_free(&v);
     se_rundata_free(&v.rd);
     se_remote_free(&v.remote);
     return st;

@@ -433,6 +433,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
         check_run_record(&v, &v.rd.p);
     }
     check_placement(&v);
+    verify_ref_cache_free(&v);
     se_rundata_free(&v.rd);
     se_remote_free(&v.remote);
     size_t total = file_problems + v.problems;

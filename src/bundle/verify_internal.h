@@ -26,7 +26,18 @@ typedef struct verify_ctx {
     se_rundata rd; /* the run as the one reader loads it (leniently) */
     se_remote remote; /* remote.json: files that live only in the run's archive */
     int have_remote;
+    /* The float64 reference of the last input re-checked, for the next
+     * output of the same input (every strategy's and peer's): keyed by the
+     * input's SHA-256, shape and eps, so only identical bytes reuse it.
+     * Freed by verify_ref_cache_free. */
+    double *ref;
+    char ref_x_hex[65];
+    int64_t ref_rows, ref_cols;
+    double ref_eps;
 } verify_ctx;
+
+/* Frees verify_ctx's cached reference. */
+void verify_ref_cache_free(verify_ctx *v);
 
 /* 1 when rel is recorded in remote.json as living only in the archive. */
 int verify_archived(const verify_ctx *v, const char *rel);
