@@ -225,8 +225,10 @@ void se_plot_shape_title(char *buf, size_t size, const se_shape *s, const json_t
         snprintf(amount, sizeof amount, "%.0f B", bytes);
     else if (bytes < 1e6)
         snprintf(amount, sizeof amount, "%.3g kB", bytes / 1e3);
-    else
+    else if (bytes < 1e9)
         snprintf(amount, sizeof amount, "%.3g MB", bytes / 1e6);
+    else
+        snprintf(amount, sizeof amount, "%.3g GB", bytes / 1e9);
     if (strcmp(s->spec, id) != 0)
         snprintf(buf, size, "%s (%s): %s read and written", id, s->spec, amount);
     else
