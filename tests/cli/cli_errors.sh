@@ -73,10 +73,10 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
-expect 0 "49 of 84 (peer, shape) cases passed validation, 0 failed, 7 errors, 28 skipped" table "$ref"
-expect 0 "4096x4096    cudnn                    42.96   [    42.83,     43.10]    0.485        [0.481, 0.489]    3124.2   0.802        0.777" table "$ref"
-expect 0 "4096x4096    megakernel_init           6.27   [     6.27,      6.40]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    rowblock                 27.20    0.681 torch-compile            59.15        2.175" table "$ref"
+expect 0 "67 of 84 (peer, shape) cases passed validation, 0 failed, 17 errors" table "$ref"
+expect 0 "4096x4096    cudnn                    43.07   [    42.82,     43.31]    0.485        [0.479, 0.488]    3116.1   0.804        0.788" table "$ref"
+expect 0 "4096x4096    megakernel_init           6.40   [     6.27,      6.43]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    rowblock                 27.65    0.675 torch-compile            61.01        2.207" table "$ref"
 expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
 # archive and verify --archive (docs/ARCHIVE.md): refused before anything is written.
 expect 2 "archive: usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive "$ref"

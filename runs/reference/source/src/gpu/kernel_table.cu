@@ -20,8 +20,6 @@ __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps
                                   se_trace_buf trace);
 __global__ void se_k_rowblock_cluster(const float *x, float *y, int64_t cols, int chunk,
                                       double eps, int vec4, se_trace_buf trace);
-__global__ void se_k_rowblock_stream(const float *x, float *y, int64_t rows, int cols,
-                                     double eps, se_trace_buf trace);
 __global__ void se_k_rowblock_reg8(const float *x, float *y, int cols, double eps, int vec4,
                                    se_trace_buf trace);
 __global__ void se_k_rowblock_reg16(const float *x, float *y, int cols, double eps, int vec4,
@@ -70,9 +68,6 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
              "rowblock, fewer rows than twice the SMs, 8193 to 16384 columns"},
             {"se_k_rowblock_reg", (const void *)se_k_rowblock_reg, 1024,
              "rowblock, many rows, or rows up to 32768 columns"},
-            {"se_k_rowblock_stream", (const void *)se_k_rowblock_stream, 1024,
-             "rowblock, at least twice as many rows as SMs, 16385 to 32768 columns "
-             "(persistent, next row staged in shared memory)"},
             {"se_k_rowblock_thread", (const void *)se_k_rowblock_thread, 256,
              "rowblock, rows of at most 8 columns (one thread per row)"},
             {"se_k_prescale", (const void *)se_k_prescale, 1024, "cudnn input (untimed)"},

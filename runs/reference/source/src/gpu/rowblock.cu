@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_thread(const flo
     float l = 0.0f;
 #pragma unroll
     for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
-        v[k] = k < cols ? se_rb_exp2(s2, v[k], m2) : 0.0f;
+        v[k] = k < cols ? se_rb_exp2_ftz(s2, v[k], m2) : 0.0f;
         l += v[k];
     }
     float inv_l = __frcp_rn(l);
@@ -115,8 +115,6 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
     int vec4 = cols % 4 == 0;
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (se_rb_stream_fits(rows, cols, vec4, sms))
-        return se_rb_stream_launch(x, y, rows, cols, eps, dev, sms, trace, stream, err);
     se_rb_fn fn = se_rb_reg_pick(rows, cols, sms, &threads, &name);
     if (fn) {
         fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, vec4, trace);
@@ -128,7 +126,8 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
      * one of at most SE_RB_MAX_CLUSTER CTAs holds it and the device can run
      * one. */
     se_rb_grid_cfg g;
-    se_status st = se_rb_grid_pick(rows, cols, vec4, sms, &g, err);
+    int frame = ((uintptr_t)x & 15) == ((uintptr_t)y & 15); /* any row length, as float4 */
+    se_status st = se_rb_grid_pick(rows, cols, frame, sms, &g, err);
     if (st != SE_OK)
         return st;
     if (g.parts > 0)

@@ -5,8 +5,7 @@
  *
  *   rowblock.cu        the dispatcher, a thread per row (up to 8 columns), and one
  *                      block per row in three passes (what no other path takes)
- *   rowblock_block.cu  a row held in the registers of one block (persistent blocks
- *                      staging their next row, for many long rows), or of a cluster
+ *   rowblock_block.cu  a row held in the registers of one block, or of a cluster
  *   rowblock_grid.cu   a long row over the blocks of a cooperative grid
  *
  * rowblock is written independently of tile_ops.cuh's arithmetic on purpose:
@@ -55,6 +54,19 @@ static __device__ __forceinline__ float se_rb_exp2(float s2, float x, float m2)
     return exp2f(fmaf(s2, x, -m2));
 }
 
+/* The same as the bare MUFU.EX2 (ex2.approx.ftz: exp2f's approximation
+ * without its fix-ups for results below FLT_MIN, which become 0, inside
+ * atol: docs/TOLERANCES.md), for the register and one-thread kernels: on
+ * the H200, 1024x32768 in 75.2 us against 78.7 us for the staging kernel
+ * with expf (docs/PERFORMANCE.md). The grid kernel keeps se_rb_exp2: with
+ * this one it spills 40 bytes at its 64 registers. */
+static __device__ __forceinline__ float se_rb_exp2_ftz(float s2, float x, float m2)
+{
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(fmaf(s2, x, -m2)));
+    return r;
+}
+
 
 /* Block-wide float sum and max (a multiple of 32 threads, at most 1024);
  * every thread gets the result. Each call needs its own red_s/red_m: there
@@ -88,8 +100,8 @@ static __device__ __forceinline__ void se_row_reduce_f(float *sum, float *max, f
 /* A row whose float sum of squares overflowed (|x| above about 1.8e19, or
  * many large values: the float sum is inf although every x is finite) is
  * summed again: by the one-thread and one-block register kernels as floats
- * of the values they hold scaled by 2^-80, by the staging and cluster
- * kernels in float64 from the values they hold, by the grid kernel out of
+ * of the values they hold scaled by 2^-80, by the cluster kernel
+ * in float64 from the values they hold, by the grid kernel out of
  * line in float64, reading its part again from device memory. Each is the
  * variant that kept its kernel's float path at the registers it had
  * (docs/PERFORMANCE.md); only such rows pay for it (docs/INPUTS.md). Its partials cross blocks and clusters as
@@ -154,13 +166,6 @@ static __device__ __forceinline__ float se_rb_scale_from_scaled(float sc, int64_
 typedef void (*se_rb_fn)(const float *, float *, int, double, int, se_trace_buf);
 se_rb_fn se_rb_reg_pick(int64_t rows, int64_t cols, int sms, int *threads, const char **name);
 
-/* rowblock_block.cu: whether the persistent staging kernel serves these
- * rows, and its launch. */
-int se_rb_stream_fits(int64_t rows, int64_t cols, int vec4, int sms);
-se_status se_rb_stream_launch(const float *x, float *y, int64_t rows, int64_t cols,
-                              double eps, int dev, int sms, se_trace_buf trace,
-                              cudaStream_t stream, se_err *err);
-
 /* A clustered launch: csize CTAs per row, each `chunk` columns, `smem`
  * bytes of dynamic shared memory; `clusters` of them fit on the device at
  * once. */
@@ -183,9 +188,9 @@ typedef struct se_rb_grid_cfg {
     int parts, chunk, smem4;
 } se_rb_grid_cfg;
 
-/* rowblock_grid.cu: the cooperative grid for 16-byte rows too long for one
+/* rowblock_grid.cu: the cooperative grid for rows too long for one
  * CTA's registers (parts = 0: it does not serve), and its launch. */
-se_status se_rb_grid_pick(int64_t rows, int64_t cols, int vec4, int sms, se_rb_grid_cfg *out,
+se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_grid_cfg *out,
                           se_err *err);
 se_status se_rb_grid_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,
                             const se_rb_grid_cfg *g, se_rb_scratch sc, se_trace_buf trace,

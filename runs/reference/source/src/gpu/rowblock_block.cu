@@ -1,8 +1,7 @@
 /*
  * rowblock_block.cu - rowblock's register paths: a row loaded once into
- * the registers of one block (se_k_rowblock_reg8/16/reg), many such rows
- * walked by persistent blocks that stage their next row in shared memory
- * (se_k_rowblock_stream), and a longer row over a cluster of blocks that
+ * the registers of one block (se_k_rowblock_reg8/16/reg), and a longer row
+ * over a cluster of blocks that
  * combine their partials through distributed shared memory
  * (se_k_rowblock_cluster); with the host code that picks and launches
  * each. rowblock.cu chooses between the paths (rowblock.cuh).
@@ -25,11 +24,6 @@ namespace cg = cooperative_groups;
  * (measured within 1% either way on the H200: docs/PERFORMANCE.md). */
 #define SE_RB_ST4(p, v) __stcs((p), (v))
 
-/* exp(s x - m): with exp2 one MUFU.EX2 (se_rb_exp2); the staging kernel
- * keeps expf, whose registers it was tuned with (exp2 there spilled 28
- * bytes and cost 264x32768 and 1024x32768 3% on the H200). */
-#define SE_RB_EXP(s2, x, m2, s, m) (exp2_path ? se_rb_exp2((s2), (x), (m2)) : expf((s) * (x) - (m)))
-
 /* Combines one value per CTA of the cluster (each CTA's `mine`, and
  * `mine_max` unless NULL, in its own shared memory) in rank order, so every
  * CTA gets the same result; the caller's cluster.sync() before makes the
@@ -49,23 +43,6 @@ static __device__ __forceinline__ void se_cluster_combine(cg::cluster_group clus
         *max = b;
 }
 
-/* Starts copying this thread's float4 chunks t + q * blockDim.x (q <
- * vals / 4) of a row of n4 chunks into `stage` (same indices), with
- * cp.async: each thread later reads back only what it copied, after its own
- * cp.async.wait_all, so no barrier is needed. */
-static __device__ __forceinline__ void se_rb_stage_issue(float4 *stage, const float *row, int n4,
-                                                         const int vals)
-{
-    const float4 *src = (const float4 *)row;
-#pragma unroll
-    for (int q = 0; q < vals / 4; q++) {
-        int i = threadIdx.x + q * blockDim.x;
-        if (i < n4)
-            se_cp_async16(&stage[i], src + i);
-    }
-    se_cp_async_commit();
-}
-
 /* One row, or (clustered) one CTA's contiguous part of a row: `cols` columns
  * at xr/yr, of a row of `row_cols` columns. With a cluster, the CTA's
  * partial sums and maxima are combined over the cluster through distributed
@@ -82,9 +59,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
                                                             int64_t row_cols, double eps, int vec4,
                                                             se_trace_buf trace, int64_t task,
                                                             const int vals, const int clustered,
-                                                            const int ovf_f32, const int exp2_path,
-                                                            float4 *spill, float4 *staged,
-                                                            const float *next)
+                                                            const int ovf_f32, float4 *spill)
 {
     uint64_t t0 = trace.rec ? se_now_ns() : 0;
     __shared__ float red_ss[SE_ROW_WARPS], red_mx[SE_ROW_WARPS];
@@ -101,21 +76,16 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
         se_cp_async_commit();
     }
     float v[SE_RB_VALS];
-    if (staged) /* this thread's own chunks of the row, copied by itself */
-        se_cp_async_wait_all();
     if (vec4) {
-        const float4 *src4 = staged ? staged : x4;
 #pragma unroll
         for (int q = 0; q < vals / 4; q++) {
             int i = threadIdx.x + q * nt;
-            float4 a = i < n4 ? src4[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            float4 a = i < n4 ? x4[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             v[4 * q] = a.x;
             v[4 * q + 1] = a.y;
             v[4 * q + 2] = a.z;
             v[4 * q + 3] = a.w;
         }
-        if (staged && next)
-            se_rb_stage_issue(staged, next, n4, vals);
     } else {
 #pragma unroll
         for (int k = 0; k < vals; k++) {
@@ -207,17 +177,17 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
 #pragma unroll
     for (int k = 0; k < vals; k++) {
-        v[k] = SE_RB_VALID(k) ? SE_RB_EXP(s2, v[k], m2, s, m) : 0.0f;
+        v[k] = SE_RB_VALID(k) ? se_rb_exp2_ftz(s2, v[k], m2) : 0.0f;
         acc[k % 4] += v[k];
     }
     if (spill) {
         float sp[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int i = r4 + threadIdx.x; i < n4; i += nt) {
             float4 a = spill[i - r4];
-            a.x = SE_RB_EXP(s2, a.x, m2, s, m);
-            a.y = SE_RB_EXP(s2, a.y, m2, s, m);
-            a.z = SE_RB_EXP(s2, a.z, m2, s, m);
-            a.w = SE_RB_EXP(s2, a.w, m2, s, m);
+            a.x = se_rb_exp2_ftz(s2, a.x, m2);
+            a.y = se_rb_exp2_ftz(s2, a.y, m2);
+            a.z = se_rb_exp2_ftz(s2, a.z, m2);
+            a.w = se_rb_exp2_ftz(s2, a.w, m2);
             sp[0] += a.x;
             sp[1] += a.y;
             sp[2] += a.z;
@@ -287,8 +257,8 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
     int n = left <= 0 ? 0 : left < chunk ? (int)left : chunk;
     const float *xr = x + row * cols + (left > 0 ? start : 0);
     float *yr = y + row * cols + (left > 0 ? start : 0);
-    se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1, 0, 1,
-                         vec4 ? se_rb_spill : NULL, NULL, NULL);
+    se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1, 0,
+                         vec4 ? se_rb_spill : NULL);
 }
 
 #define SE_RB_KERNEL(name, vals)                                                              \
@@ -297,37 +267,12 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
                                                            se_trace_buf trace)               \
     {                                                                                         \
         se_rowblock_reg_body(x + (int64_t)blockIdx.x * cols, y + (int64_t)blockIdx.x * cols,  \
-                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, 1, 1, NULL,  \
-                             NULL, NULL);                                                     \
+                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, 1, NULL);    \
     }
 
 SE_RB_KERNEL(se_k_rowblock_reg8, 8)
 SE_RB_KERNEL(se_k_rowblock_reg16, 16)
 SE_RB_KERNEL(se_k_rowblock_reg, SE_RB_VALS)
-
-/* Many 16-byte rows of at most 1024 x 32 columns: persistent CTAs, each
- * walking rows blockIdx.x, + gridDim.x, ...; while a row is reduced and
- * written from registers, the CTA's next row is already on its way into
- * shared memory (cp.async), so its loads overlap this row's arithmetic and
- * stores instead of every CTA loading, computing and storing in lockstep.
- * Launched with vals/4 * blockDim.x float4 of dynamic shared memory. */
-__global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_stream(const float *x, float *y,
-                                                                       int64_t rows, int cols,
-                                                                       double eps,
-                                                                       se_trace_buf trace)
-{
-    extern __shared__ float4 se_rb_stage[];
-    int64_t row = blockIdx.x;
-    if (row >= rows)
-        return;
-    se_rb_stage_issue(se_rb_stage, x + row * cols, cols / 4, SE_RB_VALS);
-    for (; row < rows; row += gridDim.x) {
-        int64_t next = row + gridDim.x;
-        se_rowblock_reg_body(x + row * cols, y + row * cols, cols, cols, eps, 1, trace, row,
-                             SE_RB_VALS, 0, 0, 0, NULL, se_rb_stage,
-                             next < rows ? x + next * cols : NULL);
-    }
-}
 
 /* The register-resident kernel for a row, its threads (a multiple of 32)
  * and name; NULL if the row is too long for any of them. With rows enough
@@ -449,45 +394,6 @@ se_status se_rb_cluster_pick(int64_t rows, int64_t cols, int vec4, se_rb_cluster
     cached_rows = rows;
     cached_cols = cols;
     cached = *out;
-    return SE_OK;
-}
-
-/* se_k_rowblock_stream serves many 16-byte rows of 16385 to 32768 columns:
- * one 1024-thread CTA per SM, so without the staging every CTA loads,
- * computes and stores in lockstep. Measured on the H200: 1024x32768 81.2 ->
- * 77.1 us; on 4096x4096 (38.4 vs 36.2 us) and 512x8192 the several CTAs
- * per SM of se_k_rowblock_reg already overlap, and staging loses. */
-int se_rb_stream_fits(int64_t rows, int64_t cols, int vec4, int sms)
-{
-    return vec4 && cols > (int64_t)(SE_RB_VALS / 2) * SE_ROW_THREADS &&
-           cols <= (int64_t)SE_RB_VALS * SE_ROW_THREADS && rows >= 2 * (int64_t)sms;
-}
-
-se_status se_rb_stream_launch(const float *x, float *y, int64_t rows, int64_t cols,
-                              double eps, int dev, int sms, se_trace_buf trace,
-                              cudaStream_t stream, se_err *err)
-{
-    static int attr_dev = -1;
-    if (attr_dev != dev) { /* function attributes are per device */
-        SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_stream,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         SE_RB_VALS * SE_ROW_THREADS * (int)sizeof(float)));
-        attr_dev = dev;
-    }
-    int threads = (int)(((cols + SE_RB_VALS - 1) / SE_RB_VALS + 31) / 32 * 32);
-    size_t smem = (size_t)threads * SE_RB_VALS * sizeof(float);
-    int per_sm = 0;
-    SE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, (const void *)se_k_rowblock_stream, threads, smem));
-    if (per_sm < 1)
-        return se_fail(err, SE_ERR_CUDA, "se_k_rowblock_stream: no block of %d threads with %zu "
-                       "bytes of shared memory fits on an SM", threads, smem);
-    int64_t grid = (int64_t)per_sm * sms;
-    if (grid > rows)
-        grid = rows;
-    se_k_rowblock_stream<<<(unsigned)grid, threads, smem, stream>>>(x, y, rows, (int)cols, eps,
-                                                                    trace);
-    SE_CUDA_LAUNCHED("se_k_rowblock_stream");
     return SE_OK;
 }
 

@@ -1,5 +1,5 @@
 /*
- * rowblock_grid.cu - rowblock's cooperative-grid path: a long 16-byte row
+ * rowblock_grid.cu - rowblock's cooperative-grid path: a long row
  * split over two or more co-resident blocks of a cooperative grid, which
  * exchange their partials through tagged words in global memory
  * (se_k_rowblock_grid), with the host code that sizes and launches the
@@ -131,16 +131,42 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
  * again in float64 from device memory, and the scaled partials
  * (rowblock.cuh) cross the row's CTAs in word 3 of their slots, only ever
  * written here. Out of line: the float path keeps its registers. */
-static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4, int n4,
+static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4, int n4, float ev,
                                                               unsigned long long *row_slots, int p,
                                                               int parts, unsigned tag,
                                                               int64_t cols, double eps, double *cs,
                                                               float *cm)
 {
     double d = se_rb_thread_ss_f64((const float *)x4, threadIdx.x, n4, blockDim.x, 1);
+    d = fma((double)ev, (double)ev, d); /* this thread's edge element, or 0 */
     float sc = se_rb_block_sum_scaled(d), unused = -INFINITY;
     se_rb_grid_combine(row_slots, p, parts, 3, 0, tag, &sc, &unused, cs, cm);
     return se_rb_scale_from_scaled(sc, cols, eps);
+}
+
+/* The flat index in x (and y) of this thread's edge element of its CTA's
+ * part (se_k_rowblock_grid), or -1 where it has none: recomputed from the
+ * launch's parameters where it is used, so it holds no register across
+ * the exchanges. */
+static __device__ __forceinline__ int64_t se_rb_grid_edge(const float *x, int64_t cols, int parts,
+                                                          int chunk)
+{
+    const int tid = threadIdx.x;
+    if (tid >= 8)
+        return -1;
+    const int64_t start = (int64_t)(blockIdx.x % parts) * chunk;
+    const int64_t left = cols - start;
+    if (left <= 0)
+        return -1;
+    const int len = left < chunk ? (int)left : chunk;
+    const int64_t base = (int64_t)(blockIdx.x / parts) * cols + start;
+    const int head = min(len, (int)((16 - ((uintptr_t)(x + base) & 15)) & 15) / 4);
+    const int body = (len - head) / 4 * 4;
+    if (tid < head)
+        return base + tid;
+    if (tid >= 4 && tid - 4 < len - head - body)
+        return base + head + body + tid - 4;
+    return -1;
 }
 
 /* Launch counts wrap here, so tags (2 gen + 1, 2 gen + 2) are never 0, the
@@ -148,10 +174,15 @@ static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4,
  * left by an earlier launch, of any shape, never matches. */
 #define SE_RB_GEN_MASK 0x3fffffff
 
-/* A long 16-byte row split over `parts` CTAs of a cooperative grid (all
+/* A long row split over `parts` CTAs of a cooperative grid (all
  * co-resident, so a CTA may wait for the others of its row): CTA b holds
  * row b / parts, columns [p chunk, (p + 1) chunk) with p = b % parts and
- * chunk a multiple of 4. Of its part, the first 1024 x 32 columns are held
+ * chunk a multiple of 4. A part is read in the frame of 16-byte addresses,
+ * so any row length is read as float4: the up to 3 edge elements before
+ * the part's first 16-byte boundary and the up to 3 after its last go one
+ * to a thread (threads 0-2 and 4-6, se_rb_grid_edge); x and y must have
+ * the same address modulo 16 (the dispatcher checks). Of its float4, the
+ * first 1024 x 32 columns are held
  * in registers, the next `smem4` float4 in dynamic shared memory; the rest
  * (the tail, when the rows are more than the chip holds) is read again
  * in each pass, from L2 where it stays there: x's register part is loaded
@@ -180,9 +211,12 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     const int p = blockIdx.x % parts;
     const int64_t start = (int64_t)p * chunk;
     const int64_t left = cols - start;
-    const int n4 = left <= 0 ? 0 : (left < chunk ? (int)left : chunk) / 4;
-    const float4 *x4 = (const float4 *)(x + row * cols + (left > 0 ? start : 0));
-    float4 *y4 = (float4 *)(y + row * cols + (left > 0 ? start : 0));
+    const int len = left <= 0 ? 0 : (left < chunk ? (int)left : chunk);
+    const float *xp = x + row * cols + (left > 0 ? start : 0);
+    const int head = min(len, (int)((16 - ((uintptr_t)xp & 15)) & 15) / 4);
+    const int n4 = (len - head) / 4;
+    const float4 *x4 = (const float4 *)(xp + head);
+    float4 *y4 = (float4 *)(y + (xp - x) + head);
     const int r4 = SE_RB_VALS / 4 * nt;               /* float4 chunks in registers */
     const int h4 = min(n4, r4 + smem4);               /* ... and in shared memory */
     const int hs = h4 - r4;                           /* se_rb_held[j] is x4[r4 + j] */
@@ -203,6 +237,11 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     }
     const unsigned gen = (unsigned)__ldcg(sc.gen) & SE_RB_GEN_MASK;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f}, mx = -INFINITY;
+    int64_t e = se_rb_grid_edge(x, cols, parts, chunk); /* read again where needed (L1) */
+    if (e >= 0) {
+        acc[0] = x[e] * x[e];
+        mx = x[e];
+    }
 #pragma unroll
     for (int k = 0; k < SE_RB_VALS; k++) {
         acc[k % 4] = fmaf(v[k], v[k], acc[k % 4]); /* invalid elements are 0 */
@@ -219,13 +258,17 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     /* float64 once per block, off any short row's critical path: the
      * error of s is then the sums' alone (docs/TOLERANCES.md). */
     float s;
-    if (isinf(ss)) /* uniform over the row's CTAs: again in float64 (rowblock.cuh) */
-        s = se_rb_grid_overflow_scale(x4, n4, row_slots, p, parts, 2 * gen + 1, cols, eps, cs2, cm2);
-    else {
+    if (isinf(ss)) { /* uniform over the row's CTAs: again in float64 (rowblock.cuh) */
+        e = se_rb_grid_edge(x, cols, parts, chunk);
+        s = se_rb_grid_overflow_scale(x4, n4, e >= 0 ? x[e] : 0.0f, row_slots, p, parts,
+                                      2 * gen + 1, cols, eps, cs2, cm2);
+    } else {
         s = (float)(1.0 / sqrt((double)ss / (double)cols + eps));
     }
     float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(__fmul_rn(s, mx), SE_RB_LOG2E);
-    acc[0] = acc[1] = acc[2] = acc[3] = 0.0f;
+    e = se_rb_grid_edge(x, cols, parts, chunk);
+    acc[0] = e >= 0 ? se_rb_exp2(s2, x[e], m2) : 0.0f;
+    acc[1] = acc[2] = acc[3] = 0.0f;
 #pragma unroll
     for (int k = 0; k < SE_RB_VALS; k++) {
         v[k] = tid + (k / 4) * nt < n4 ? se_rb_exp2(s2, v[k], m2) : 0.0f;
@@ -239,6 +282,9 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     se_rb_grid_combine(row_slots, p, parts, 2, 0, 2 * gen + 2, &l, &unused, cs2, cm2);
 
     float inv_l = __frcp_rn(l);
+    e = se_rb_grid_edge(x, cols, parts, chunk);
+    if (e >= 0) /* the same exponential as in the sum, again */
+        __stcs(y + e, se_rb_exp2(s2, x[e], m2) * inv_l);
     for (int i = h4 + tid; i < n4; i += nt) { /* the tail first, while L2 still has it */
         float4 a = x4[i];
         __stcs(y4 + i, make_float4(se_rb_exp2(s2, a.x, m2) * inv_l,
@@ -286,13 +332,14 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
     }
 }
 
-/* The cooperative grid for 16-byte rows too long for one CTA's registers
- * when there are CTAs enough for two or more per row: `parts` CTAs per row
+/* The cooperative grid for rows too long for one CTA's registers when x
+ * and y are equally aligned (`frame`: the same address modulo 16) and
+ * there are CTAs enough for two or more per row: `parts` CTAs per row
  * of `chunk` columns, each with smem4 float4 of shared memory; parts = 0
  * when it does not serve. Every CTA co-resident is what the cooperative
  * launch guarantees; one CTA per SM (1024 threads, 32 values each). The
  * last answer is kept, as for the clusters. */
-se_status se_rb_grid_pick(int64_t rows, int64_t cols, int vec4, int sms, se_rb_grid_cfg *out,
+se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_grid_cfg *out,
                           se_err *err)
 {
     static int cached_dev = -1, smem_max = 0;
@@ -301,7 +348,7 @@ se_status se_rb_grid_pick(int64_t rows, int64_t cols, int vec4, int sms, se_rb_g
     const int64_t in_regs = (int64_t)SE_RB_VALS * SE_ROW_THREADS;
     se_rb_grid_cfg g = {0, 0, 0};
     *out = g;
-    if (!vec4 || cols <= in_regs)
+    if (!frame || cols <= in_regs)
         return SE_OK;
     int dev;
     SE_CUDA_TRY(cudaGetDevice(&dev));

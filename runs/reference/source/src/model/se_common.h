@@ -23,7 +23,8 @@ typedef enum se_status {
     SE_ERR_CUDA,       /* a CUDA, cuRAND or cuDNN call failed */
     SE_ERR_IO,         /* a file could not be read or written */
     SE_ERR_NOMEM,      /* host allocation failed */
-    SE_ERR_VALIDATION  /* a strategy produced a wrong result */
+    SE_ERR_VALIDATION, /* a strategy produced a wrong result, or a run does not verify */
+    SE_ERR_SLOWER      /* compare --fail-if-slower: a case got slower than the gate */
 } se_status;
 
 typedef struct se_err {
@@ -37,8 +38,10 @@ se_status se_fail(se_err *err, se_status status, const char *fmt, ...)
 #endif
     ;
 
-/* Exit code for a status: 0 ok, 1 validation failed, 2 usage, 3 limit or no
- * device, 4 CUDA error, 5 I/O or memory. Documented in the README. */
+/* Exit code for a status: 0 ok, 1 validation or verification failed, 2
+ * usage, 3 limit, 4 CUDA error, 5 I/O or memory, 6 no device, 7 a case
+ * slower than compare's --fail-if-slower gate. The same in every
+ * subcommand; docs/CLI.md has the table. */
 int se_exit_code(se_status status);
 
 /* Human name of a status, e.g. "usage error". */
