@@ -245,25 +245,28 @@ static se_status extend_manifest(const char *run, const char *remote_hex, const 
     return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 
+/* FILE.sha256's one line, for se_write_replace. */
+typedef struct sha256_line {
+    const char *hex, *base;
+} sha256_line;
+
+static int fill_sha256_line(FILE *f, const void *ctx)
+{
+    const sha256_line *l = ctx;
+    return fprintf(f, "%s  %s\n", l->hex, l->base) > 0 ? 0 : -1;
+}
+
 /* Writes FILE.sha256 ("<hex>  <base>\n") through a temporary file. */
 static se_status write_sha256_file(const char *output, const char *hex, se_err *err)
 {
     char path[4400], tmp[4500];
     snprintf(path, sizeof path, "%s.sha256", output);
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return se_fail(err, SE_ERR_IO, "%s cannot be written: %s", path, strerror(errno));
-    const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
-    FILE *f = fdopen(fd, "w");
-    int ok = f && fprintf(f, "%s  %s\n", hex, base) > 0;
-    if (f)
-        ok = fclose(f) == 0 && ok;
-    else
-        close(fd);
-    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
+    sha256_line line = {hex, strrchr(output, '/') ? strrchr(output, '/') + 1 : output};
+    se_replace_step step;
+    if (se_write_replace(path, tmp, sizeof tmp, fill_sha256_line, &line, &step) == 0)
         return SE_OK;
-    unlink(tmp);
+    if (step == SE_REPLACE_CREATE)
+        return se_fail(err, SE_ERR_IO, "%s cannot be written: %s", path, strerror(errno));
     return se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 

@@ -15,6 +15,7 @@
 
 #include "bundle/archive_internal.h"
 #include "bundle/manifest.h"
+#include "bundle/manifest_internal.h"
 #include "bundle/paths.h"
 #include "bundle/peers.h"
 #include "bundle/remote.h"
@@ -130,27 +131,10 @@ static void scan_problem(archive_scan_report *rep, FILE *out, const char *fmt, c
     }
 }
 
-/* A path as a manifest may list it: [A-Za-z0-9._/-], relative, without
- * empty, "." or ".." components. */
+/* A path as a manifest may list it (manifest_path_check). */
 static int path_ok(const char *p)
 {
-    if (!*p || *p == '/')
-        return 0;
-    for (const char *s = p; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '.' || *s == '_' || *s == '/' || *s == '-'))
-            return 0;
-    for (const char *c = p; *c;) {
-        size_t len = strcspn(c, "/");
-        if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
-            return 0;
-        c += len;
-        if (*c == '/')
-            c++;
-        if (*c == '\0' && c[-1] == '/')
-            return 0;
-    }
-    return 1;
+    return manifest_path_check(p, strlen(p), NULL, 0);
 }
 
 /* Reads the current entry's data (size bytes) through a SHA-256, into keep
@@ -280,6 +264,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     float *x = NULL;                 /* the current shape's input, kept for its outputs */
     const se_shape *x_shape = NULL;
     char x_rel[SE_CASE_ID_SIZE + 16] = "";
+    char x_hex[65] = "";             /* its SHA-256, as read_entry computed it */
     for (;;) {
         struct archive_entry *e;
         int r = archive_read_next_header(a, &e);
@@ -397,6 +382,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             x = (float *)keep;
             x_shape = sh;
             snprintf(x_rel, sizeof x_rel, "%s", rel);
+            snprintf(x_hex, sizeof x_hex, "%s", hex);
             continue;
         }
         if (kind == 2) {
@@ -413,7 +399,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
                 snprintf(where, sizeof where, "%s: %s (from the archive)", file, id);
                 size_t before = v->problems;
                 verify_recheck_buffers(v, &v->rd.p, sh, c, where, x, (const float *)keep, x_rel,
-                                       rel);
+                                       rel, x_hex, hex);
                 rep->problems += v->problems - before;
                 v->problems = before;
                 if (strcmp(file, SE_VALIDATION_JSON) == 0)

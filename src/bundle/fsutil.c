@@ -209,6 +209,35 @@ se_status se_copy_file(const char *src, const char *dst, se_err *err)
     return bad ? se_fail(err, SE_ERR_IO, "copying %s to %s failed", src, dst) : SE_OK;
 }
 
+int se_write_replace(const char *path, char *tmp, size_t tmp_size,
+                     int (*fill)(FILE *f, const void *ctx), const void *ctx,
+                     se_replace_step *step)
+{
+    if (snprintf(tmp, tmp_size, "%s.tmp-XXXXXX", path) >= (int)tmp_size) {
+        *step = SE_REPLACE_NAME;
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        *step = SE_REPLACE_CREATE;
+        return -1;
+    }
+    FILE *f = fdopen(fd, "w");
+    int ok = f && fill(f, ctx) == 0;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    else
+        close(fd);
+    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
+        return 0;
+    int e = errno;
+    unlink(tmp);
+    errno = e;
+    *step = SE_REPLACE_WRITE;
+    return -1;
+}
+
 void se_command_line(const char *cmd, const char *want, char *buf, size_t size)
 {
     char line[1024];

@@ -1,7 +1,7 @@
 /*
  * fsutil.h - the few file-system operations the bundle, figures, site and
  * profile code share: creating a folder with its parents, removing a tree,
- * copying a file.
+ * copying a file, replacing a file whole.
  */
 #ifndef SE_FSUTIL_H
 #define SE_FSUTIL_H
@@ -47,6 +47,24 @@ int se_remove_tree(const char *path);
 
 /* Copies src to dst, creating dst's parent folders. */
 se_status se_copy_file(const char *src, const char *dst, se_err *err);
+
+/* The step of se_write_replace that failed. */
+typedef enum se_replace_step {
+    SE_REPLACE_NAME,   /* "<path>.tmp-XXXXXX" does not fit in tmp (errno ENAMETOOLONG) */
+    SE_REPLACE_CREATE, /* the temporary file cannot be created (mkstemp) */
+    SE_REPLACE_WRITE,  /* fdopen, fill, fclose, chmod or rename */
+} se_replace_step;
+
+/* Replaces path with the file fill(f, ctx) writes, so that a reader sees
+ * the old file or the whole new one: written to a temporary file beside it,
+ * "<path>.tmp-XXXXXX" (mkstemp; its name is left in tmp, of tmp_size bytes,
+ * which bounds the length of path), then made mode 0644 and renamed over
+ * path. fill returns 0 when everything was written. Returns 0, or -1 with
+ * errno as the failing call left it and *step naming that step; the
+ * temporary file is removed then. Prints nothing: the caller words it. */
+int se_write_replace(const char *path, char *tmp, size_t tmp_size,
+                     int (*fill)(FILE *f, const void *ctx), const void *ctx,
+                     se_replace_step *step);
 
 /* Runs cmd through the shell and copies into buf the first line of its
  * output that contains `want` (any line if want is NULL), without the

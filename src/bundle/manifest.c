@@ -46,6 +46,38 @@ size_t manifest_first_bad_char(const char *s, size_t n)
     return n;
 }
 
+int manifest_path_check(const char *p, size_t n, char *why, size_t why_n)
+{
+    const char *reason = NULL;
+    size_t bad;
+    if (n == 0) {
+        reason = "empty path";
+    } else if ((bad = manifest_first_bad_char(p, n)) != n) {
+        if (why)
+            snprintf(why, why_n, "byte 0x%02x in the path is outside [A-Za-z0-9._/-]",
+                     (unsigned char)p[bad]);
+        return 0;
+    } else if (p[0] == '/') {
+        reason = "absolute path";
+    } else {
+        for (size_t start = 0; start <= n && !reason;) {
+            size_t end = start;
+            while (end < n && p[end] != '/')
+                end++;
+            size_t clen = end - start;
+            if (clen == 0)
+                reason = "empty path component";
+            else if ((clen == 1 && p[start] == '.') ||
+                     (clen == 2 && p[start] == '.' && p[start + 1] == '.'))
+                reason = "path component \".\" or \"..\"";
+            start = end + 1;
+        }
+    }
+    if (reason && why)
+        snprintf(why, why_n, "%s", reason);
+    return reason == NULL;
+}
+
 /* a + "/" + b (or b alone when a is empty), malloc'd; NULL on failure. */
 char *manifest_join_path(const char *a, const char *b)
 {

@@ -52,6 +52,11 @@ int manifest_path_char_ok(unsigned char c);
 /* Index of the first byte of s[0..n) outside [A-Za-z0-9._/-], or n. */
 size_t manifest_first_bad_char(const char *s, size_t n);
 
+/* 1 when p[0..n) is a path a manifest may list: [A-Za-z0-9._/-], relative,
+ * not empty, no empty, "." or ".." component; else 0, with the reason in
+ * why (why_n bytes; why may be NULL). */
+int manifest_path_check(const char *p, size_t n, char *why, size_t why_n);
+
 /* a + "/" + b (or b alone when a is empty), malloc'd; NULL on failure. */
 char *manifest_join_path(const char *a, const char *b);
 

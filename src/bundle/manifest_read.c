@@ -57,35 +57,8 @@ static void parse_line(char *s, size_t len, se_manifest_line *r)
     }
     char *p = s + 66;
     size_t plen = len - 66;
-    if (plen == 0) {
-        set_why(r, "empty path");
+    if (!manifest_path_check(p, plen, r->why, sizeof r->why))
         return;
-    }
-    size_t bad = manifest_first_bad_char(p, plen);
-    if (bad != plen) {
-        snprintf(r->why, sizeof r->why, "byte 0x%02x in the path is outside [A-Za-z0-9._/-]",
-                 (unsigned char)p[bad]);
-        return;
-    }
-    if (p[0] == '/') {
-        set_why(r, "absolute path");
-        return;
-    }
-    for (size_t start = 0; start <= plen;) {
-        size_t end = start;
-        while (end < plen && p[end] != '/')
-            end++;
-        size_t clen = end - start;
-        if (clen == 0) {
-            set_why(r, "empty path component");
-            return;
-        }
-        if ((clen == 1 && p[start] == '.') || (clen == 2 && p[start] == '.' && p[start + 1] == '.')) {
-            set_why(r, "path component \".\" or \"..\"");
-            return;
-        }
-        start = end + 1;
-    }
     p[plen] = '\0';
     r->path = p;
     memcpy(r->hex, s, 64);

@@ -26,6 +26,9 @@
  * the one file beside the manifest that it does not list, and that writing
  * or verifying the manifest ignores. */
 #define SE_MANIFEST_SIG "MANIFEST.sha256.sig"
+/* An evidence site's manifest (docs/SITE.md): a folder with it and without
+ * a run manifest is a site, not a run (se_is_site_dir of bundle/verify.h). */
+#define SE_SITE_MANIFEST "SITE_MANIFEST.sha256"
 
 /* The "format" field of each JSON file. */
 #define SE_RUN_FORMAT "softmax-evidence-run"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bundle/paths.h"
+#include "bundle/sha256.h"
 #include "model/json.h"
 
 static const se_peer_info peer_table[SE_NPEERS] = {
@@ -123,16 +124,6 @@ static const char *str_of(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-static int is_hex64(const char *s)
-{
-    if (strlen(s) != 64)
-        return 0;
-    for (int i = 0; i < 64; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-            return 0;
-    return 1;
-}
-
 /* The input hash validation.json records for a shape, or NULL. */
 static const char *recorded_input(const json_t *validation, int64_t rows, int64_t cols)
 {
@@ -199,7 +190,7 @@ static void check_ran(checker *k, size_t i, const json_t *e, const se_case_id *c
     else if (strcmp(status, should_pass ? "ok" : "failed") != 0)
         complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s', but pass is %s", i, c->id,
                  status, should_pass ? "true" : "false");
-    if (!is_hex64(str_of(e, "output_sha256")))
+    if (!se_is_hex64(str_of(e, "output_sha256")))
         complain(k, "peers.json: field 'peers[%zu].output_sha256' (%s): not a SHA-256", i, c->id);
     char want[160];
     se_samples_path(c, want, sizeof want);
@@ -231,7 +222,7 @@ static void check_entry(checker *k, size_t i, const json_t *e, const se_case_id 
         complain(k, "peers.json: field 'peers[%zu].input_sha256' (%s): '%s' is not the input "
                  "hash validation.json records for the shape (%s)", i, c->id, in,
                  rec ? rec : "none");
-    if (!is_hex64(str_of(e, "operand_sha256")))
+    if (!se_is_hex64(str_of(e, "operand_sha256")))
         complain(k, "peers.json: field 'peers[%zu].operand_sha256' (%s): not a SHA-256", i, c->id);
     const char *status = str_of(e, "status");
     counts->entries++;

@@ -7,7 +7,6 @@
 #include "bundle/records.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
@@ -19,14 +18,20 @@ json_t *se_run_json(const se_run_info *r)
         json_array_append_new(sources, json_pack("{s:s, s:s, s:I}", "path", r->sources[i].path,
                                                  "sha256", r->sources[i].sha256, "bytes",
                                                  (json_int_t)r->sources[i].bytes));
-    json_t *j = json_pack(
-        "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o, s:b, s:s, s:s}",
+    /* After arrays_saved, where a reader looks for it; o* leaves the key out
+     * of the runs that do not record it (NULL). */
+    json_t *max_bytes = !r->record_arrays_max_bytes ? NULL
+                        : r->arrays_saved && r->arrays_max_bytes > 0
+                            ? json_integer((json_int_t)r->arrays_max_bytes)
+                            : json_null();
+    return json_pack(
+        "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o*, s:o, s:b, s:s, s:s}",
         "format", SE_RUN_FORMAT, "version", 1, "run_id", r->run_id, "started_utc",
         r->started_utc, "finished_utc", r->finished_utc, "status", "complete", "protocol",
         "source", r->protocol_source, "source_sha256", r->protocol_source_sha256, "bundle_copy",
         SE_PROTOCOL_JSON, "bundle_copy_sha256", r->protocol_copy_sha256, "arrays_saved",
-        r->arrays_saved, "source_files", sources, "blocking_kernel", r->blocking_kernel,
-        "interleaving",
+        r->arrays_saved, "arrays_max_bytes", max_bytes, "source_files", sources,
+        "blocking_kernel", r->blocking_kernel, "interleaving",
         "per round, items in a Fisher-Yates order from se_rng_seed(order_seed ^ "
         "case_index << 40 ^ scope << 32 ^ round); each sample records its round and "
         "position",
@@ -34,23 +39,6 @@ json_t *se_run_json(const se_run_info *r)
         "a toy: it shows the ready-task mechanism and its costs on this "
         "workload, not a model-scale megakernel result; its queue reset runs inside "
         "every timed invocation");
-    if (j && r->record_arrays_max_bytes) {
-        /* After arrays_saved, where a reader looks for it. */
-        json_t *copy = json_object();
-        const char *key;
-        json_t *v;
-        json_object_foreach(j, key, v) {
-            json_object_set(copy, key, v);
-            if (strcmp(key, "arrays_saved") == 0)
-                json_object_set_new(copy, "arrays_max_bytes",
-                                    r->arrays_saved && r->arrays_max_bytes > 0
-                                        ? json_integer((json_int_t)r->arrays_max_bytes)
-                                        : json_null());
-        }
-        json_decref(j);
-        j = copy;
-    }
-    return j;
 }
 
 /* A string that may be absent, as JSON: the string or null. */

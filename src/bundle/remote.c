@@ -14,6 +14,7 @@
 
 #include "bundle/fsutil.h"
 #include "bundle/paths.h"
+#include "bundle/sha256.h"
 #include "model/json.h"
 
 static int ends_with(const char *s, const char *tail)
@@ -41,16 +42,6 @@ void se_remote_free(se_remote *r)
         free(r->files[i]);
     free(r->files);
     memset(r, 0, sizeof *r);
-}
-
-static int is_hex64(const char *s)
-{
-    if (strlen(s) != 64)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
-            return 0;
-    return 1;
 }
 
 static int plain_name(const char *s)
@@ -112,13 +103,13 @@ se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *er
         st = get_text(a, "name", awhere, plain_name, "a file name of [A-Za-z0-9._+-]",
                       r->archive_name, sizeof r->archive_name, err);
     if (st == SE_OK)
-        st = get_text(a, "sha256", awhere, is_hex64, "64 lowercase hex digits", r->archive_sha256,
+        st = get_text(a, "sha256", awhere, se_is_hex64, "64 lowercase hex digits", r->archive_sha256,
                       sizeof r->archive_sha256, err);
     if (st == SE_OK)
         st = se_json_get_int(a, "bytes", 0, INT64_MAX, &bytes, awhere, err);
     r->archive_bytes = (uint64_t)bytes;
     if (st == SE_OK)
-        st = get_text(j, "complete_manifest_sha256", where, is_hex64, "64 lowercase hex digits",
+        st = get_text(j, "complete_manifest_sha256", where, se_is_hex64, "64 lowercase hex digits",
                       r->manifest_sha256, sizeof r->manifest_sha256, err);
     if (st == SE_OK && !json_is_array(files))
         st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'files': expected an array, got %s", where,

@@ -110,3 +110,13 @@ void se_hex32(const unsigned char digest[32], char hex[65])
     }
     hex[64] = '\0';
 }
+
+int se_is_hex64(const char *s)
+{
+    if (strlen(s) != 64)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'f')))
+            return 0;
+    return 1;
+}

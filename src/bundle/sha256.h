@@ -28,4 +28,7 @@ void se_sha256_free(se_sha256_stream *s);
 /* Lowercase hex of a digest into hex (65 bytes with the NUL). */
 void se_hex32(const unsigned char digest[32], char hex[65]);
 
+/* Whether s is such a hex digest: exactly 64 lowercase hex digits. */
+int se_is_hex64(const char *s);
+
 #endif

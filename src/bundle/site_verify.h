@@ -8,9 +8,9 @@
 
 #include <stdio.h>
 
+#include "bundle/paths.h" /* SE_SITE_MANIFEST */
 #include "model/se_common.h"
 
-#define SE_SITE_MANIFEST "SITE_MANIFEST.sha256"
 #define SE_SITE_LEFT_OUT "LEFT_OUT.sha256"
 
 /* verify on a site: SITE_MANIFEST.sha256 over the site, the selected run

@@ -479,21 +479,25 @@ static void first_problems(const char *text, char *buf, size_t size)
     }
 }
 
+int se_is_site_dir(const char *dir)
+{
+    char run_manifest[4400], site_manifest[4400];
+    struct stat sb;
+    se_path_join(dir, SE_MANIFEST_NAME, run_manifest, sizeof run_manifest);
+    se_path_join(dir, SE_SITE_MANIFEST, site_manifest, sizeof site_manifest);
+    return lstat(run_manifest, &sb) != 0 && lstat(site_manifest, &sb) == 0;
+}
+
 se_status se_verify_first(const char *run_dir, const char *cmd, const char *consequence,
                           se_err *err)
 {
     /* An evidence site is not a run: say so, rather than fail on a file
-     * the site leaves out. (SE_SITE_MANIFEST of site_verify.h, spelled out:
-     * site_verify.c includes this module.) */
-    char run_manifest[4400], site_manifest[4400];
-    struct stat sb;
-    se_path_join(run_dir, SE_MANIFEST_NAME, run_manifest, sizeof run_manifest);
-    se_path_join(run_dir, "SITE_MANIFEST.sha256", site_manifest, sizeof site_manifest);
-    if (lstat(run_manifest, &sb) != 0 && lstat(site_manifest, &sb) == 0)
+     * the site leaves out. */
+    if (se_is_site_dir(run_dir))
         return se_fail(err, SE_ERR_USAGE, "%s: %s is an evidence site (it holds %s and no %s), "
                        "not a run directory; %s reads a run (the site's run/ keeps only some of "
                        "its files): give it the run the site was built from", cmd, run_dir,
-                       "SITE_MANIFEST.sha256", SE_MANIFEST_NAME, cmd);
+                       SE_SITE_MANIFEST, SE_MANIFEST_NAME, cmd);
     char *text = NULL;
     size_t len = 0;
     FILE *log = open_memstream(&text, &len);

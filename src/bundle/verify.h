@@ -16,6 +16,12 @@
  * check failed (err says how many), SE_ERR_IO when dir is not a run. */
 se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err);
 
+/* Whether dir is an evidence site rather than a run: it holds
+ * SE_SITE_MANIFEST (bundle/paths.h) and no run manifest. A folder with a run
+ * manifest is a run, whatever else it holds. Both are looked up with lstat:
+ * a symbolic link of either name counts as the file. */
+int se_is_site_dir(const char *dir);
+
 /* For a command that builds on a run (figures, table): verifies it without
  * printing. A run that does not verify is refused with SE_ERR_VALIDATION
  * and "<cmd>: the run does not verify, so <consequence>: ...; first

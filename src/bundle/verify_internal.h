@@ -75,10 +75,13 @@ se_status verify_array_bytes(verify_ctx *v, const se_shape *sh, const char *wher
  * entries: verify_archive.c): x and y of sh's size, their hashes against
  * the record c's, the float64 reference recomputed and compared, the
  * recorded counts and max errors against the recomputed ones. xrel and
- * yrel name the arrays in messages, `where` the record. */
+ * yrel name the arrays in messages, `where` the record. x_hex and y_hex
+ * are the arrays' SHA-256 where the caller already has it (the archive's
+ * scan hashed each entry as it read it), NULL to compute it here. */
 void verify_recheck_buffers(verify_ctx *v, const se_protocol *p, const se_shape *sh,
                             const json_t *c, const char *where, const float *x, const float *y,
-                            const char *xrel, const char *yrel);
+                            const char *xrel, const char *yrel, const char *x_hex,
+                            const char *y_hex);
 
 /* validation.json against the protocol (verify_validation.c). */
 void verify_check_validation(verify_ctx *v, const se_protocol *p);

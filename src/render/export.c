@@ -18,8 +18,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
@@ -404,28 +402,28 @@ static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
     return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "export: out of memory");
 }
 
+/* se_write_replace's fill: the document doc, then a newline. */
+static int fill_json(FILE *f, const void *doc)
+{
+    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 ||
+        fputc('\n', f) == EOF)
+        return -1;
+    return 0;
+}
+
 /* Writes doc to path through a temporary file beside it, renamed over it. */
 static se_status write_json(const json_t *doc, const char *path, se_err *err)
 {
     char tmp[4400];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp)
+    se_replace_step step;
+    if (se_write_replace(path, tmp, sizeof tmp, fill_json, doc, &step) == 0)
+        return SE_OK;
+    if (step == SE_REPLACE_NAME)
         return se_fail(err, SE_ERR_USAGE, "export: -o %s: path too long", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
+    if (step == SE_REPLACE_CREATE)
         return se_fail(err, SE_ERR_IO, "export: -o %s: a temporary file beside it cannot be "
                        "created: %s", path, strerror(errno));
-    FILE *f = fdopen(fd, "w");
-    int ok = f && json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 &&
-             fputc('\n', f) != EOF;
-    if (f)
-        ok = fclose(f) == 0 && ok;
-    else
-        close(fd);
-    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
-        return SE_OK;
-    int e = errno;
-    unlink(tmp);
-    return se_fail(err, SE_ERR_IO, "export: -o %s cannot be written: %s", path, strerror(e));
+    return se_fail(err, SE_ERR_IO, "export: -o %s cannot be written: %s", path, strerror(errno));
 }
 
 /* An existing sidecar folder is replaced only if it holds nothing but the

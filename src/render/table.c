@@ -13,7 +13,6 @@
 #include "model/strategy.h"
 #include "model/json.h"
 #include "render/answer_text.h"
-#include "model/json.h"
 
 /* "5x4097": the run's own RxC of a case or peer entry (the protocol's
  * spelling, e.g. 5xT+1, is not a name the other commands take). */
@@ -310,7 +309,7 @@ static void print_md(FILE *out, const se_rundata *rd, const json_t *rows)
         const char *kind = se_json_str(r, "kind", "");
         if (strcmp(se_json_str(r, "shape", ""), "") == 0)
             continue; /* the run-level controls follow */
-        char a[32], b[32], c2[32], d[32], e[32], f[32], g[32], h[32], v[40];
+        char a[32], b[32], c2[32], d[32], e[32], f[32], g[32], v[40];
         const json_t *ci = json_object_get(r, "median_ci95_ns");
         const json_t *rc = json_object_get(r, "ratio_ci95");
         const char *status = se_json_str(r, "status", "ok");
@@ -337,7 +336,6 @@ static void print_md(FILE *out, const se_rundata *rd, const json_t *rows)
                 cell(f, sizeof f, json_object_get(r, "gbps"), 1.0, 1),
                 cell(g, sizeof g, json_object_get(r, "fraction_of_copy"), 1.0, 3),
                 strcmp(status, "failed") == 0 ? "FAILED" : v);
-        (void)h;
     }
     fprintf(out, "\n*Run %s, device time of one instance (L2 warm): median and its bootstrap 95%% "
             "interval; ratio: median over stream's on the same shape; of copy: the same-run "

@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bundle/archive.h"
 #include "bundle/embedded.h"
+#include "bundle/fsutil.h"
 #include "render/trace_export.h"
 #include "bundle/manifest.h"
 #include "bundle/sign.h"
@@ -83,28 +83,27 @@ static se_run_config run_config(const se_run_opts *o)
     return c;
 }
 
+/* se_write_replace's fill: the run directory dir, then a newline. */
+static int fill_run_dir(FILE *f, const void *dir)
+{
+    return fprintf(f, "%s\n", (const char *)dir) > 0 ? 0 : -1;
+}
+
 /* --run-dir-out: writes "<dir>\n" to path through a temporary file beside
  * it, renamed over it, so a script reads the whole path or none. */
 static se_status write_run_dir_out(const char *path, const char *dir, se_err *err)
 {
     char tmp[4300];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path) >= (int)sizeof tmp)
+    se_replace_step step;
+    if (se_write_replace(path, tmp, sizeof tmp, fill_run_dir, dir, &step) == 0)
+        return SE_OK;
+    if (step == SE_REPLACE_NAME)
         return se_fail(err, SE_ERR_IO, "--run-dir-out: %s: path too long", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
+    if (step == SE_REPLACE_CREATE)
         return se_fail(err, SE_ERR_IO, "--run-dir-out: a temporary file beside %s cannot be "
                        "created: %s", path, strerror(errno));
-    FILE *f = fdopen(fd, "w");
-    int ok = f && fprintf(f, "%s\n", dir) > 0;
-    if (f)
-        ok = fclose(f) == 0 && ok;
-    else
-        close(fd);
-    if (ok && chmod(tmp, 0644) == 0 && rename(tmp, path) == 0)
-        return SE_OK;
-    int e = errno;
-    unlink(tmp);
-    return se_fail(err, SE_ERR_IO, "--run-dir-out: %s cannot be written: %s", path, strerror(e));
+    return se_fail(err, SE_ERR_IO, "--run-dir-out: %s cannot be written: %s", path,
+                   strerror(errno));
 }
 
 static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *err)
@@ -152,11 +151,7 @@ static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *er
  * "strictly" in silence: --strict there is refused. */
 static se_status cmd_verify(const se_verify_opts *o, se_err *err)
 {
-    char run_manifest[4400], site_manifest[4400];
-    struct stat sb;
-    snprintf(run_manifest, sizeof run_manifest, "%s/%s", o->dir, SE_MANIFEST_NAME);
-    snprintf(site_manifest, sizeof site_manifest, "%s/%s", o->dir, SE_SITE_MANIFEST);
-    int is_site = lstat(run_manifest, &sb) != 0 && lstat(site_manifest, &sb) == 0;
+    int is_site = se_is_site_dir(o->dir);
     if (is_site && o->trusted_key)
         return se_fail(err, SE_ERR_USAGE, "verify: --trusted-key checks a run directory, and %s "
                        "holds a site", o->dir);
