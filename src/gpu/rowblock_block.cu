@@ -258,12 +258,12 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
             }
         float sc = se_rb_block_sum_scaled(d);
         if (clustered) {
-            /* Read while every peer waits for this CTA's second exchange. */
             cg::cluster_group cluster = cg::this_cluster();
             if (threadIdx.x == 0)
                 part_ss = sc;
             cluster.sync();
             sc = se_cluster_combine1(cluster, &part_ss);
+            cluster.sync(); /* no CTA exits while a peer still reads its part_ss */
         }
         s = se_rb_scale_from_scaled(sc, row_cols, eps);
     } else {
