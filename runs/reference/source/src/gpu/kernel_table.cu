@@ -56,18 +56,20 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
             {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
              "rowblock, rows neither the grid nor a cluster takes (three passes)"},
             {"se_k_rowblock_grid", (const void *)se_k_rowblock_grid, 1024,
-             "rowblock, 16-byte rows over 32768 columns with two or more co-resident CTAs per "
-             "row (cooperative grid: registers, up to the opt-in shared memory, the rest from "
-             "L2)"},
-            {"se_k_rowblock_cluster", (const void *)se_k_rowblock_cluster, 1024,
-             "rowblock, other rows of 32769 to 1048576 columns (a cluster of up to 16 CTAs per "
-             "row, registers and up to 128 KiB of shared memory each)"},
+             "rowblock, rows over 32768 columns with two or more co-resident CTAs per row, "
+             "where no cluster takes them (cooperative grid: registers, up to the opt-in "
+             "shared memory, the rest from L2)"},
+            {"se_k_rowblock_cluster", (const void *)se_k_rowblock_cluster, 256,
+             "rowblock, rows of 8193 to 1048576 columns where the grid would read a tail "
+             "again or the clusters take every row at once (up to 16 CTAs of 256, 512 or 1024 "
+             "threads per row, registers and as many columns again in shared memory)"},
             {"se_k_rowblock_reg8", (const void *)se_k_rowblock_reg8, 1024,
              "rowblock, fewer rows than twice the SMs, 9 to 8192 columns"},
             {"se_k_rowblock_reg16", (const void *)se_k_rowblock_reg16, 1024,
-             "rowblock, fewer rows than twice the SMs, 8193 to 16384 columns"},
+             "rowblock, fewer rows than twice the SMs, 8193 to 16384 columns, on a GPU "
+             "without clusters"},
             {"se_k_rowblock_reg", (const void *)se_k_rowblock_reg, 1024,
-             "rowblock, many rows, or rows up to 32768 columns"},
+             "rowblock, many rows of up to 8192 columns (32768 on a GPU without clusters)"},
             {"se_k_rowblock_thread", (const void *)se_k_rowblock_thread, 256,
              "rowblock, rows of at most 8 columns (one thread per row)"},
             {"se_k_prescale", (const void *)se_k_prescale, 1024, "cudnn input (untimed)"},

@@ -116,28 +116,39 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     se_rb_fn fn = se_rb_reg_pick(rows, cols, sms, &threads, &name);
-    if (fn) {
+    if (fn && cols <= SE_RB_REG_COLS) {
         fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, vec4, trace);
         SE_CUDA_LAUNCHED(name);
         return SE_OK;
     }
-    /* Too long for one block's registers: split over CTAs of a cooperative
-     * grid when it has two or more for every row; else over a cluster, if
-     * one of at most SE_RB_MAX_CLUSTER CTAs holds it and the device can run
-     * one. */
+    /* Longer rows: over a cluster of at most SE_RB_MAX_CLUSTER CTAs that
+     * hold the row on chip (rowblock_block.cu), or over the CTAs of a
+     * cooperative grid (two or more a row, every row at once). The grid
+     * waits at its exchanges through global memory and re-reads from L2
+     * what its CTAs do not hold (its tail), so a cluster is taken where
+     * it runs every row at once, or where the grid would have a tail; the
+     * grid where the clusters need waves and it holds every row. On the
+     * H200 (docs/PERFORMANCE.md, version 12): 64x262144 cluster 41.28 us,
+     * grid with a tail 52.72; 8x1048576 grid 27.65, clusters in two waves
+     * 38.34. */
     se_rb_grid_cfg g;
     int frame = ((uintptr_t)x & 15) == ((uintptr_t)y & 15); /* any row length, as float4 */
     se_status st = se_rb_grid_pick(rows, cols, frame, sms, &g, err);
     if (st != SE_OK)
         return st;
-    if (g.parts > 0)
-        return se_rb_grid_launch(x, y, rows, cols, eps, &g, scratch, trace, stream, err);
     se_rb_cluster_cfg c;
     st = se_rb_cluster_pick(rows, cols, vec4, &c, err);
     if (st != SE_OK)
         return st;
-    if (c.clusters > 0)
+    if (c.clusters > 0 && (g.parts == 0 || g.tail || rows <= c.clusters))
         return se_rb_cluster_launch(x, y, rows, cols, eps, vec4, &c, trace, stream, err);
+    if (g.parts > 0)
+        return se_rb_grid_launch(x, y, rows, cols, eps, &g, scratch, trace, stream, err);
+    if (fn) { /* no cluster on this device */
+        fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, vec4, trace);
+        SE_CUDA_LAUNCHED(name);
+        return SE_OK;
+    }
     se_k_rowblock<<<(unsigned)rows, SE_ROW_THREADS, 0, stream>>>(x, y, cols, eps, trace);
     SE_CUDA_LAUNCHED("se_k_rowblock");
     return SE_OK;

@@ -38,8 +38,15 @@
  * cluster size, allowed on sm_90). */
 #define SE_RB_MAX_CLUSTER 16
 
-/* Columns a clustered CTA may hold in shared memory beyond its registers
- * (128 KiB: with 1024 x 32 values in registers, one CTA per SM). */
+/* The smallest CTAs a cluster is made of, and so the longest row one
+ * block's registers take (SE_RB_VALS a thread) before a cluster does. */
+#define SE_RB_CLUSTER_MIN_THREADS 256
+#define SE_RB_REG_COLS (SE_RB_VALS * SE_RB_CLUSTER_MIN_THREADS)
+
+/* Columns a clustered CTA may hold in shared memory beyond its registers:
+ * the cluster pick gives a CTA as many as its registers hold (at most
+ * 1024 x 32: 128 KiB, the shared memory the CTAs an SM runs by registers
+ * then take together). */
 #define SE_RB_SMEM_VALS 32768
 
 /* Rows of at most this many columns run one thread per row. */
@@ -166,11 +173,11 @@ static __device__ __forceinline__ float se_rb_scale_from_scaled(float sc, int64_
 typedef void (*se_rb_fn)(const float *, float *, int, double, int, se_trace_buf);
 se_rb_fn se_rb_reg_pick(int64_t rows, int64_t cols, int sms, int *threads, const char **name);
 
-/* A clustered launch: csize CTAs per row, each `chunk` columns, `smem`
- * bytes of dynamic shared memory; `clusters` of them fit on the device at
- * once. */
+/* A clustered launch: csize CTAs of `threads` threads per row, each
+ * `chunk` columns, `smem` bytes of dynamic shared memory; `clusters` of
+ * them fit on the device at once. */
 typedef struct se_rb_cluster_cfg {
-    int csize, chunk, clusters;
+    int csize, chunk, clusters, threads;
     size_t smem;
 } se_rb_cluster_cfg;
 
@@ -183,9 +190,10 @@ se_status se_rb_cluster_launch(const float *x, float *y, int64_t rows, int64_t c
                                cudaStream_t stream, se_err *err);
 
 /* The cooperative grid: `parts` CTAs per row of `chunk` columns, each with
- * smem4 float4 of shared memory. */
+ * smem4 float4 of shared memory; `tail` when a part is more than registers
+ * and shared memory hold (the rest is read again, from L2). */
 typedef struct se_rb_grid_cfg {
-    int parts, chunk, smem4;
+    int parts, chunk, smem4, tail;
 } se_rb_grid_cfg;
 
 /* rowblock_grid.cu: the cooperative grid for rows too long for one

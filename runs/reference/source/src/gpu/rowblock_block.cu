@@ -1,10 +1,9 @@
 /*
  * rowblock_block.cu - rowblock's register paths: a row loaded once into
  * the registers of one block (se_k_rowblock_reg8/16/reg), and a longer row
- * over a cluster of blocks that
- * combine their partials through distributed shared memory
- * (se_k_rowblock_cluster); with the host code that picks and launches
- * each. rowblock.cu chooses between the paths (rowblock.cuh).
+ * over a cluster of blocks that send their partials into each other's
+ * shared memory (se_k_rowblock_cluster); with the host code that picks
+ * and launches each. rowblock.cu chooses between the paths (rowblock.cuh).
  */
 #include <math.h>
 #include <stdint.h>
@@ -24,47 +23,152 @@ namespace cg = cooperative_groups;
  * (measured within 1% either way on the H200: docs/PERFORMANCE.md). */
 #define SE_RB_ST4(p, v) __stcs((p), (v))
 
-/* Combines one value per CTA of the cluster (each CTA's `mine`, and
- * `mine_max` unless NULL, in its own shared memory) in rank order, so every
- * CTA gets the same result; the caller's cluster.sync() before makes the
- * values visible, and a later one (before the CTA exits) keeps them alive. */
-static __device__ __forceinline__ void se_cluster_combine(cg::cluster_group cluster, float *mine,
-                                                          float *mine_max, float *sum, float *max)
+/* The exchanges of a clustered row, as Quack's cluster reduction does them:
+ * each warp's partial (after a butterfly over its lanes) goes straight to
+ * every CTA of the cluster, one st.async per peer into slot [rank][warp]
+ * of the peer's buffer, completing bytes on the peer's mbarrier; a CTA
+ * waits on its own mbarrier and sums the cluster's csize x warps partials
+ * in float64 in one fixed order, so every CTA gets the same bits. No
+ * block barrier and no cluster barrier per exchange: the only cluster
+ * barrier is the one that publishes the mbarriers' initialization, its
+ * arrival before the loads and its wait after them. A CTA only writes to
+ * its peers and each waits for every peer's bytes of both exchanges
+ * before it exits, so no CTA's shared memory goes while a peer still
+ * writes to it. */
+typedef struct se_rb_xbuf {
+    float2 a[SE_RB_MAX_CLUSTER * SE_ROW_WARPS]; /* exchange 1: (sum of squares, max) */
+    float b[SE_RB_MAX_CLUSTER * SE_ROW_WARPS];  /* exchange 2: sum of exponentials */
+    unsigned long long bar[2];
+} se_rb_xbuf;
+
+static __device__ __forceinline__ unsigned se_smem_u32(const void *p)
 {
-    double a = 0.0; /* up to 16 terms, once per row: float64 costs nothing here */
-    float b = -INFINITY;
-    for (unsigned r = 0; r < cluster.num_blocks(); r++) {
-        a += (double)*cluster.map_shared_rank(mine, r);
-        if (mine_max)
-            b = fmaxf(b, *cluster.map_shared_rank(mine_max, r));
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+
+/* Thread 0 initializes both mbarriers (one arrival: its own, with the
+ * bytes it expects); every thread then arrives, relaxed, on the cluster
+ * barrier that se_rb_xbuf_ready waits for. */
+static __device__ __forceinline__ void se_rb_xbuf_init(se_rb_xbuf *xb)
+{
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(se_smem_u32(&xb->bar[0]))
+                     : "memory");
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(se_smem_u32(&xb->bar[1]))
+                     : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    *sum = (float)a;
-    if (mine_max)
-        *max = b;
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+}
+
+static __device__ __forceinline__ void se_rb_xbuf_ready(void)
+{
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+}
+
+/* One exchange (k = 0: *sum and *max; k = 1: *sum alone) of the values
+ * every thread holds for its CTA's part: see se_rb_xbuf. */
+static __device__ __forceinline__ void se_rb_cluster_exchange(se_rb_xbuf *xb, int k, float *sum,
+                                                              float *max)
+{
+    const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    unsigned csize, me;
+    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(csize));
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(me));
+    float a = *sum, b = k == 0 ? *max : 0.0f;
+    for (int o = 16; o > 0; o >>= 1) {
+        a += __shfl_xor_sync(0xffffffffu, a, o);
+        if (k == 0)
+            b = fmaxf(b, __shfl_xor_sync(0xffffffffu, b, o));
+    }
+    const unsigned bar = se_smem_u32(&xb->bar[k]);
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+                     "r"(csize * nw * (k == 0 ? 8u : 4u))
+                     : "memory");
+    if (lane < csize) {
+        unsigned slot = k == 0 ? se_smem_u32(&xb->a[me * nw + warp]) : se_smem_u32(&xb->b[me * nw + warp]);
+        unsigned rslot, rbar;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rslot) : "r"(slot), "r"(lane));
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(bar), "r"(lane));
+        if (k == 0)
+            asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, "
+                         "%2}, [%3];" ::"r"(rslot),
+                         "f"(a), "f"(b), "r"(rbar)
+                         : "memory");
+        else
+            asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.f32 [%0], %1, "
+                         "[%2];" ::"r"(rslot),
+                         "f"(a), "r"(rbar)
+                         : "memory");
+    }
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(bar)
+                     : "memory");
+    double s = 0.0;
+    float m = -INFINITY;
+    for (unsigned i = lane; i < csize * nw; i += 32) {
+        if (k == 0) {
+            float2 v = xb->a[i];
+            s += (double)v.x;
+            m = fmaxf(m, v.y);
+        } else {
+            s += (double)xb->b[i];
+        }
+    }
+    for (int o = 16; o > 0; o >>= 1) { /* xor butterfly: every lane gets the same bits */
+        s += __shfl_xor_sync(0xffffffffu, s, o);
+        if (k == 0)
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    }
+    *sum = (float)s;
+    if (k == 0)
+        *max = m;
+}
+
+/* The rescue path's exchange (a row whose float sum overflowed, rare):
+ * one value per CTA read from each CTA's shared memory, in rank order,
+ * between cluster barriers. */
+static __device__ __forceinline__ float se_cluster_combine1(cg::cluster_group cluster,
+                                                            float *mine)
+{
+    double a = 0.0;
+    for (unsigned r = 0; r < cluster.num_blocks(); r++)
+        a += (double)*cluster.map_shared_rank(mine, r);
+    return (float)a;
 }
 
 /* One row, or (clustered) one CTA's contiguous part of a row: `cols` columns
- * at xr/yr, of a row of `row_cols` columns. With a cluster, the CTA's
- * partial sums and maxima are combined over the cluster through distributed
- * shared memory, so the row is still read once and written once.
+ * at xr/yr, of a row of `row_cols` columns. With a cluster (xb), the
+ * warps' partial sums and maxima are combined over the cluster
+ * (se_rb_cluster_exchange), so the row is still read once and written once.
  *
  * `spill` (clustered, 16-byte rows only) holds the part's float4 chunks
  * past the registers' vals/4 * blockDim.x: they are copied into shared
  * memory with cp.async, issued before the register loads, and their
  * exponentials are written back there. Sums are float: four chains per
- * thread, then butterflies over the block, and float64 over the cluster's
- * CTAs (the error bound is in docs/TOLERANCES.md); each exponential is
- * computed once and kept for the output. */
+ * thread, a butterfly over the warp, then over the block's warps, or in
+ * float64 over the cluster's warps (the error bound is in
+ * docs/TOLERANCES.md); each exponential is computed once and kept for the
+ * output. */
 static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, float *yr, int cols,
                                                             int64_t row_cols, double eps, int vec4,
                                                             se_trace_buf trace, int64_t task,
                                                             const int vals, const int clustered,
-                                                            const int ovf_f32, float4 *spill)
+                                                            const int ovf_f32, float4 *spill,
+                                                            se_rb_xbuf *xb)
 {
     uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    if (clustered)
+        se_rb_xbuf_init(xb);
     __shared__ float red_ss[SE_ROW_WARPS], red_mx[SE_ROW_WARPS];
     __shared__ float red_l[SE_ROW_WARPS], red_unused[SE_ROW_WARPS];
-    __shared__ float part_ss, part_mx, part_l;
+    __shared__ float part_ss; /* an overflowed row's partial, read by the cluster */
     __shared__ float red_o[SE_ROW_WARPS], red_om[SE_ROW_WARPS]; /* an overflowed row's sums */
     const int nt = blockDim.x;
     const int n4 = vec4 ? cols / 4 : 0;
@@ -120,15 +224,11 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
             acc[q] += sp[q];
     }
     float ss = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    se_row_reduce_f(&ss, &mx, red_ss, red_mx);
     if (clustered) {
-        cg::cluster_group cluster = cg::this_cluster();
-        if (threadIdx.x == 0) {
-            part_ss = ss;
-            part_mx = mx;
-        }
-        cluster.sync();
-        se_cluster_combine(cluster, &part_ss, &part_mx, &ss, &mx);
+        se_rb_xbuf_ready();
+        se_rb_cluster_exchange(xb, 0, &ss, &mx);
+    } else {
+        se_row_reduce_f(&ss, &mx, red_ss, red_mx);
     }
     float s;
     if (ovf_f32 && isinf(ss)) {
@@ -159,11 +259,11 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
         float sc = se_rb_block_sum_scaled(d);
         if (clustered) {
             cg::cluster_group cluster = cg::this_cluster();
-            cluster.sync(); /* every CTA has read part_ss */
             if (threadIdx.x == 0)
                 part_ss = sc;
             cluster.sync();
-            se_cluster_combine(cluster, &part_ss, NULL, &sc, NULL);
+            sc = se_cluster_combine1(cluster, &part_ss);
+            cluster.sync(); /* no CTA exits while a peer still reads its part_ss */
         }
         s = se_rb_scale_from_scaled(sc, row_cols, eps);
     } else {
@@ -199,15 +299,10 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     }
     float l = (acc[0] + acc[1]) + (acc[2] + acc[3]);
 #undef SE_RB_VALID
-    se_row_reduce_f(&l, &unused, red_l, red_unused);
-    if (clustered) {
-        cg::cluster_group cluster = cg::this_cluster();
-        if (threadIdx.x == 0)
-            part_l = l;
-        cluster.sync(); /* also: every CTA has read part_ss/part_mx */
-        se_cluster_combine(cluster, &part_l, NULL, &l, NULL);
-        cluster.sync(); /* no CTA exits while another still reads its part_l */
-    }
+    if (clustered)
+        se_rb_cluster_exchange(xb, 1, &l, NULL);
+    else
+        se_row_reduce_f(&l, &unused, red_l, red_unused);
     float inv_l = __frcp_rn(l);
     if (vec4) {
         float4 *y4 = (float4 *)yr;
@@ -242,14 +337,15 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
 
 /* A long row over a cluster of gridDim.x / rows CTAs: CTA rank r holds
  * columns [r chunk, (r + 1) chunk), chunk a multiple of 4 (when vec4); the
- * part past 1024 x 32 columns in dynamic shared memory ("spill", at most
- * SE_RB_SMEM_VALS columns, 16-byte rows only). */
+ * part past blockDim.x x 32 columns in dynamic shared memory ("spill", at
+ * most SE_RB_SMEM_VALS columns, 16-byte rows only). */
 __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const float *x, float *y,
                                                                         int64_t cols, int chunk,
                                                                         double eps, int vec4,
                                                                         se_trace_buf trace)
 {
     extern __shared__ float4 se_rb_spill[];
+    __shared__ se_rb_xbuf xb;
     cg::cluster_group cluster = cg::this_cluster();
     int64_t row = blockIdx.x / cluster.num_blocks();
     int64_t start = (int64_t)cluster.block_rank() * chunk;
@@ -258,7 +354,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
     const float *xr = x + row * cols + (left > 0 ? start : 0);
     float *yr = y + row * cols + (left > 0 ? start : 0);
     se_rowblock_reg_body(xr, yr, n, cols, eps, vec4, trace, row, SE_RB_VALS, 1, 0,
-                         vec4 ? se_rb_spill : NULL);
+                         vec4 ? se_rb_spill : NULL, &xb);
 }
 
 #define SE_RB_KERNEL(name, vals)                                                              \
@@ -267,7 +363,8 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_cluster(const fl
                                                            se_trace_buf trace)               \
     {                                                                                         \
         se_rowblock_reg_body(x + (int64_t)blockIdx.x * cols, y + (int64_t)blockIdx.x * cols,  \
-                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, 1, NULL);    \
+                             cols, cols, eps, vec4, trace, blockIdx.x, vals, 0, 1, NULL,     \
+                             NULL);                                                   \
     }
 
 SE_RB_KERNEL(se_k_rowblock_reg8, 8)
@@ -307,39 +404,41 @@ se_rb_fn se_rb_reg_pick(int64_t rows, int64_t cols, int sms, int *threads, const
 }
 
 static void rb_launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int64_t rows,
-                             int csize, size_t smem, cudaStream_t stream)
+                             const se_rb_cluster_cfg *c, cudaStream_t stream)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->gridDim = dim3((unsigned)(rows * csize));
-    cfg->blockDim = dim3(SE_ROW_THREADS);
-    cfg->dynamicSmemBytes = smem;
+    cfg->gridDim = dim3((unsigned)(rows * c->csize));
+    cfg->blockDim = dim3((unsigned)c->threads);
+    cfg->dynamicSmemBytes = c->smem;
     cfg->stream = stream;
     attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = (unsigned)csize;
+    attr->val.clusterDim.x = (unsigned)c->csize;
     attr->val.clusterDim.y = 1;
     attr->val.clusterDim.z = 1;
     cfg->attrs = attr;
     cfg->numAttrs = 1;
 }
 
-/* The cluster shape for `cols` columns with at most `per_cta` of them per
- * CTA; clusters = 0 when it needs more than SE_RB_MAX_CLUSTER CTAs or the
- * device cannot co-schedule one. */
-static se_rb_cluster_cfg rb_cluster_try(int64_t rows, int64_t cols, int64_t per_cta)
+/* The cluster of `threads`-thread CTAs for `cols` columns with at most
+ * `per_cta` of them per CTA (those past the registers' SE_RB_VALS a
+ * thread in dynamic shared memory); clusters = 0 when it needs more than
+ * SE_RB_MAX_CLUSTER CTAs or the device cannot co-schedule one. */
+static se_rb_cluster_cfg rb_cluster_try(int64_t rows, int64_t cols, int threads, int64_t per_cta)
 {
-    se_rb_cluster_cfg c = {0, 0, 0, 0};
+    se_rb_cluster_cfg c = {0, 0, 0, 0, 0};
     int64_t csize = (cols + per_cta - 1) / per_cta;
     if (csize > SE_RB_MAX_CLUSTER || rows * csize > INT32_MAX)
         return c;
     int64_t chunk = (cols + csize - 1) / csize;
     chunk = (chunk + 3) / 4 * 4;
-    int64_t in_regs = (int64_t)SE_RB_VALS * SE_ROW_THREADS;
+    int64_t in_regs = (int64_t)SE_RB_VALS * threads;
     c.csize = (int)csize;
     c.chunk = (int)chunk;
+    c.threads = threads;
     c.smem = chunk > in_regs ? (size_t)(chunk - in_regs) * sizeof(float) : 0;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    rb_launch_config(&cfg, &attr, rows, c.csize, c.smem, 0);
+    rb_launch_config(&cfg, &attr, rows, &c, 0);
     if (cudaOccupancyMaxActiveClusters(&c.clusters, (const void *)se_k_rowblock_cluster, &cfg) !=
         cudaSuccess) {
         cudaGetLastError();
@@ -348,29 +447,26 @@ static se_rb_cluster_cfg rb_cluster_try(int64_t rows, int64_t cols, int64_t per_
     return c;
 }
 
-static int64_t rb_waves(int64_t rows, const se_rb_cluster_cfg *c)
-{
-    return c->clusters > 0 ? (rows + c->clusters - 1) / c->clusters : INT64_MAX;
-}
-
-/* The cluster for a row too long for one CTA's registers: registers only
- * (1024 x 32 columns per CTA) unless CTAs that also hold up to
- * SE_RB_SMEM_VALS columns in shared memory (16-byte rows only; fewer CTAs
- * per row, so more rows at once) need fewer waves of co-resident clusters.
- * On the H200, 64x262144: clusters of 8 fit 15 at a time (5 waves, 73 us),
- * clusters of 4 with 128 KiB each fit 30 (3 waves, 62 us); persistent
- * clusters staging their next row in shared memory took 83 us
- * (docs/PERFORMANCE.md). clusters = 0: no cluster fits (the three-pass
- * kernel runs). The last answer is kept: the queries cost host time. */
+/* The cluster for a row too long for one 256-thread CTA's registers: the
+ * smallest CTAs (256, 512, then 1024 threads) of which at most
+ * SE_RB_MAX_CLUSTER hold the row, in registers alone if they can, else
+ * with as many columns again in shared memory (16-byte rows only; up to
+ * 128 KiB of it an SM, so the CTAs an SM runs by registers still fit).
+ * Small CTAs, several an SM, keep each SM loading one row while it
+ * exchanges and stores another. On the H200 (docs/PERFORMANCE.md,
+ * version 12), 64x262144: 16 CTAs of 256 threads a row 41.28 us, 8 of 512
+ * 43.55, 12 of 256 47.38, 4 of 1024 50.96; 1024x32768: 4 of 256 68.86,
+ * 2 of 512 70.16, one 1024-thread block 75.34. clusters = 0: none fits.
+ * The last answer is kept: the queries cost host time. */
 se_status se_rb_cluster_pick(int64_t rows, int64_t cols, int vec4, se_rb_cluster_cfg *out,
                              se_err *err)
 {
     static int attrs_dev = -1, cached_dev = -1;
-    static int64_t cached_rows = -1, cached_cols = -1;
+    static int64_t cached_rows = -1, cached_cols = -1, cached_vec4 = -1;
     static se_rb_cluster_cfg cached;
     int dev;
     SE_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev == cached_dev && rows == cached_rows && cols == cached_cols) {
+    if (dev == cached_dev && rows == cached_rows && cols == cached_cols && vec4 == cached_vec4) {
         *out = cached;
         return SE_OK;
     }
@@ -382,17 +478,24 @@ se_status se_rb_cluster_pick(int64_t rows, int64_t cols, int vec4, se_rb_cluster
                                          SE_RB_SMEM_VALS * (int)sizeof(float)));
         attrs_dev = dev;
     }
-    int64_t in_regs = (int64_t)SE_RB_VALS * SE_ROW_THREADS;
-    se_rb_cluster_cfg regs = rb_cluster_try(rows, cols, in_regs);
-    *out = regs;
-    if (vec4) {
-        se_rb_cluster_cfg both = rb_cluster_try(rows, cols, in_regs + SE_RB_SMEM_VALS);
-        if (both.clusters > 0 && rb_waves(rows, &both) < rb_waves(rows, &regs))
-            *out = both;
+    se_rb_cluster_cfg none = {0, 0, 0, 0, 0};
+    *out = none;
+    for (int threads = SE_RB_CLUSTER_MIN_THREADS; threads <= SE_ROW_THREADS; threads *= 2) {
+        int64_t in_regs = (int64_t)SE_RB_VALS * threads;
+        se_rb_cluster_cfg c = none;
+        if ((cols + in_regs - 1) / in_regs <= SE_RB_MAX_CLUSTER)
+            c = rb_cluster_try(rows, cols, threads, in_regs);
+        else if (vec4)
+            c = rb_cluster_try(rows, cols, threads, 2 * in_regs);
+        if (c.clusters > 0) {
+            *out = c;
+            break;
+        }
     }
     cached_dev = dev;
     cached_rows = rows;
     cached_cols = cols;
+    cached_vec4 = vec4;
     cached = *out;
     return SE_OK;
 }
@@ -404,7 +507,7 @@ se_status se_rb_cluster_launch(const float *x, float *y, int64_t rows, int64_t c
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    rb_launch_config(&cfg, &attr, rows, c->csize, c->smem, stream);
+    rb_launch_config(&cfg, &attr, rows, c, stream);
     SE_CUDA_TRY(cudaLaunchKernelEx(&cfg, se_k_rowblock_cluster, x, y, cols, c->chunk, eps, vec4,
                                    trace));
     return SE_OK;

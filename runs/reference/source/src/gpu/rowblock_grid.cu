@@ -346,7 +346,7 @@ se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_
     static int64_t cached_rows = -1, cached_cols = -1;
     static se_rb_grid_cfg cached;
     const int64_t in_regs = (int64_t)SE_RB_VALS * SE_ROW_THREADS;
-    se_rb_grid_cfg g = {0, 0, 0};
+    se_rb_grid_cfg g = {0, 0, 0, 0};
     *out = g;
     if (!frame || cols <= in_regs)
         return SE_OK;
@@ -381,6 +381,7 @@ se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_
         g.parts = (int)((cols + chunk - 1) / chunk); /* no CTA without columns */
         g.chunk = (int)chunk;
         g.smem4 = (int)(smem4 < 0 ? 0 : smem4 < smem_max / 16 ? smem4 : smem_max / 16);
+        g.tail = smem4 > smem_max / 16;
     }
     cached_rows = rows;
     cached_cols = cols;
