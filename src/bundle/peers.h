@@ -21,6 +21,8 @@
 #define SE_PEERS_FORMAT "softmax-evidence-peers"
 #define SE_PEERS_FILE "peers.json"
 #define SE_PEERS_SCRIPT_COPY "peers/peers.py"
+/* The largest script copy verify reads (bench/peers.py is some 20 kB). */
+#define SE_PEERS_SCRIPT_MAX_BYTES ((uint64_t)16 << 20)
 
 /* se_case_id.strategy of a peer case: not a strategy, not the copy. */
 #define SE_CASE_PEER (-3)

@@ -167,6 +167,43 @@ static int cmp_chrome_slot(const void *a, const void *b)
     return x->rec < y->rec ? -1 : x->rec > y->rec;
 }
 
+/* A min-heap entry of the greedy slot assignment: a busy slot keyed by the
+ * end of its last slice, or an idle slot keyed by its number. */
+typedef struct slot_item {
+    uint64_t key;
+    size_t slot;
+} slot_item;
+
+static void slot_push(slot_item *h, size_t *n, slot_item x)
+{
+    size_t i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2].key > x.key) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = x;
+}
+
+static slot_item slot_pop(slot_item *h, size_t *n)
+{
+    slot_item top = h[0], x = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && h[c + 1].key < h[c].key)
+            c++;
+        if (h[c].key >= x.key)
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n)
+        h[i] = x;
+    return top;
+}
+
 /* Microseconds from t0, exact to the nanosecond once printed with 15
  * significant digits (JSON_REAL_PRECISION(15) in the writer). */
 static double chrome_us(uint64_t ns, uint64_t t0)
@@ -182,12 +219,16 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
         t0 = t->v[i].start_ns < t0 ? t->v[i].start_ns : t0;
     chrome_slot *sl = malloc((t->n + 1) * sizeof *sl);
     int64_t *slot_of = malloc((t->n + 1) * sizeof *slot_of);
-    /* The end time of each slot of the current (group, SM). */
-    uint64_t *slot_end = malloc((t->n + 1) * sizeof *slot_end);
-    if (!sl || !slot_of || !slot_end) {
+    /* The slots of the current (group, SM): busy ones by the end of their
+     * last slice, idle ones by number (heaps: linearithmic in the records,
+     * however many of them overlap). */
+    slot_item *busy = malloc((t->n + 1) * sizeof *busy);
+    slot_item *idle = malloc((t->n + 1) * sizeof *idle);
+    if (!sl || !slot_of || !busy || !idle) {
         free(sl);
         free(slot_of);
-        free(slot_end);
+        free(busy);
+        free(idle);
         return se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export", title);
     }
     for (size_t i = 0; i < t->n; i++) {
@@ -225,14 +266,15 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
         size_t b = a;
         while (b < t->n && sl[b].group == group) {
             int sm = sl[b].sm;
-            size_t c = b, nslots = 0;
+            size_t c = b, nslots = 0, n_busy = 0, n_idle = 0;
             for (; c < t->n && sl[c].group == group && sl[c].sm == sm; c++) {
-                size_t k = 0;
-                while (k < nslots && slot_end[k] > sl[c].s)
-                    k++;
-                if (k == nslots)
-                    nslots++;
-                slot_end[k] = sl[c].e;
+                /* Starts only grow: a slot that has ended stays ended. */
+                while (n_busy && busy[0].key <= sl[c].s) {
+                    size_t k = slot_pop(busy, &n_busy).slot;
+                    slot_push(idle, &n_idle, (slot_item){k, k});
+                }
+                size_t k = n_idle ? slot_pop(idle, &n_idle).slot : nslots++;
+                slot_push(busy, &n_busy, (slot_item){sl[c].e, k});
                 sl[c].tid = next_tid + (int64_t)k;
             }
             for (size_t k = 0; k < nslots; k++) {
@@ -286,7 +328,8 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
             json_decref(ev);
             free(sl);
             free(slot_of);
-            free(slot_end);
+            free(busy);
+            free(idle);
             return se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export", title);
         }
         for (int64_t k = 0; k < g->total; k++)
@@ -322,7 +365,8 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
     }
     free(sl);
     free(slot_of);
-    free(slot_end);
+    free(busy);
+    free(idle);
     *out = json_pack("{s:o, s:{s:s, s:s}}", "traceEvents", ev, "otherData", "case", title,
                      "time_origin", "ts 0 is the trace's first recorded %globaltimer start");
     return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export",

@@ -43,6 +43,11 @@ typedef struct se_trace {
  * a run's largest are a few MB. */
 #define SE_TRACE_MAX_BYTES ((uint64_t)256 << 20)
 
+/* The most tasks such a file can record, in lines of at least 16 bytes
+ * ("0,A,0,0,0,0,0,0\n"): a shape and tile that imply more cannot have a
+ * complete trace, and se_trace_check refuses them before allocating. */
+#define SE_TRACE_MAX_TASKS ((int64_t)(SE_TRACE_MAX_BYTES / 16))
+
 /* environment.json's sm_count in dir, checked to be an integer from 1 to
  * SE_TRACE_MAX_SM; fails naming the file and field. */
 se_status se_trace_env_sm_count(const char *dir, int *sm_count, se_err *err);

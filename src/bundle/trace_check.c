@@ -154,6 +154,12 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
                          const char *name, FILE *out, json_t **report, int *ok, se_err *err)
 {
     int64_t n_exp = expected_tasks(g, kind);
+    /* Sized by the task graph, not by the records: bounded first. */
+    if (n_exp < 0 || n_exp > SE_TRACE_MAX_TASKS)
+        return se_fail(err, SE_ERR_VALIDATION, "%s: the shape and tile imply %" PRId64 " tasks, "
+                       "more than the %" PRId64 " a trace file of at most %" PRIu64 " bytes can "
+                       "record: not checked", name, n_exp, SE_TRACE_MAX_TASKS,
+                       SE_TRACE_MAX_BYTES);
     int64_t *first = malloc((size_t)n_exp * sizeof *first);
     int *seen = calloc((size_t)n_exp, sizeof *seen);
     if (!first || !seen) {
@@ -186,7 +192,9 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
         }
     }
     for (int64_t k = 0; k < n_exp; k++)
-        if (!seen[k]) {
+        if (!seen[k] && missing.count >= SE_TRACE_LIST) {
+            missing.count++; /* counted, not named: as plist_add would */
+        } else if (!seen[k]) {
             se_trace_task_name(g, kind, k, a, sizeof a);
             plist_add(&missing, json_string(a), out, name, "missing task");
         }

@@ -335,16 +335,37 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
     se_peers_counts n;
     se_peers_check(j, &env, &n);
     const char *status = json_string_value(json_object_get(j, "status"));
-    const char *copy = json_string_value(json_object_get(j, "script_copy"));
-    if (copy) {
+    /* The script as it ran is peers/peers.py of this run, read below it (no
+     * path of the run's choosing: not /dev/zero, a FIFO or a file outside). */
+    const json_t *copy_j = json_object_get(j, "script_copy");
+    const char *copy = json_string_value(copy_j);
+    if (copy_j && !json_is_null(copy_j) && (!copy || strcmp(copy, SE_PEERS_SCRIPT_COPY) != 0)) {
+        char shown[300];
+        se_printable(copy ? copy : se_json_type_name(copy_j), shown, sizeof shown);
+        verify_problem(v, "peers.json: field 'script_copy': expected \"%s\", got '%.200s'",
+                       SE_PEERS_SCRIPT_COPY, shown);
+    } else if (copy) {
         unsigned char d[32];
-        char path[4400], hex[65] = "";
-        verify_path_of(v, copy, path, sizeof path);
-        if (se_sha256_file(path, d, NULL) == SE_OK)
+        char *text = NULL, hex[65] = "";
+        size_t len = 0;
+        se_err e = {{0}};
+        if (se_read_below(v->dir, SE_PEERS_SCRIPT_COPY, SE_PEERS_SCRIPT_MAX_BYTES, &text, &len,
+                          &e) != SE_OK) {
+            verify_type_problem(v, &e);
+        } else {
+            se_sha256_buffer(text, len, d, NULL);
             se_hex32(d, hex);
-        const char *want = json_string_value(json_object_get(j, "script_sha256"));
-        if (!want || strcmp(hex, want) != 0)
-            verify_problem(v, "peers.json: field 'script_sha256': does not match %s", copy, "");
+            const char *want = json_string_value(json_object_get(j, "script_sha256"));
+            if (!want || strcmp(hex, want) != 0)
+                verify_problem(v, "peers.json: field 'script_sha256': does not match %s", copy, "");
+        }
+        free(text);
+    } else if (n.ok + n.failed > 0) {
+        /* Peers that ran were measured by a script: the run must hold it. */
+        char ran[32];
+        snprintf(ran, sizeof ran, "%zu", n.ok + n.failed);
+        verify_problem(v, "peers.json: field 'script_copy': missing or null, though %s peer "
+                       "cases ran: the script that measured them is not in the run%s", ran, "");
     }
     /* Saved peer outputs: entry i is (shape i / per, peer i % per) of the
      * protocol (se_peers_check reports an entry that is not). */

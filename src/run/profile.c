@@ -270,7 +270,10 @@ static se_status parse_ncu(const char *raw_path, FILE *kernels, const pcase *cas
             continue; /* the units row */
         const char *kname = fld[col_kernel];
         if (strstr(kname, "se_k_profile_marker")) {
-            cur = (long)ncu_number(fld[col[10]]);
+            /* The marker's grid is its case number: checked before the cast
+             * (a NaN or 1e300 in a hostile CSV is outside any case). */
+            double g = ncu_number(fld[col[10]]);
+            cur = g >= 1.0 && g < 4096.0 ? (long)g : 0;
             continue;
         }
         if (cur < 1 || (size_t)cur > n_cases || cur >= 4096)
