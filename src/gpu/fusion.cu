@@ -179,7 +179,10 @@ static se_status fusion_cache_bytes(const se_gpu_problem *p, int blocks, size_t 
     /* Blocks spread evenly over the SMs; each gets an equal share of its
      * SM's shared memory, and no more than its tiles need. */
     size_t per_sm_blocks = ((size_t)blocks + (size_t)g_smem.sms - 1) / (size_t)g_smem.sms;
-    size_t share = g_smem.per_sm / per_sm_blocks;
+    /* Shared memory is allocated in 128-byte steps: a share that is not a
+     * multiple of 128 would round up past the SM's total (233472 / 5 on
+     * the H200), and the cooperative launch would fail. */
+    size_t share = (g_smem.per_sm / per_sm_blocks) & ~(size_t)127;
     size_t over = g_smem.reserved + g_smem.fusion_static;
     size_t avail = share > over ? share - over : 0;
     if (avail > g_smem.optin - g_smem.fusion_static)
