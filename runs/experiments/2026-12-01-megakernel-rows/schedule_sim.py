@@ -2,13 +2,16 @@
 # u, u+G, ... of one row), coverage of every tile exactly once, and progress
 # under random interleavings with the kernel's waits (arrive, wait n+1).
 import random, itertools, sys
+def start(j, n, q):  # se_mk_unit_start: the kernel's split, no j * n product
+    r = n % q
+    return j * (n // q) + min(j, r)
 def visits(rows, n, k, G, b):
     q = -(-n // k); units = rows * q; u = b; out = []
     while u < units:
         row = u // q; ue = u; tiles = []
         while ue < units and ue // q == row:
             j = ue - row * q
-            tiles += list(range(j * n // q, (j + 1) * n // q)); ue += G
+            tiles += list(range(start(j, n, q), start(j + 1, n, q))); ue += G
         out.append((row, tiles)); u = ue
     return out
 def run(rows, n, k, G, seed):
@@ -47,8 +50,13 @@ def run(rows, n, k, G, seed):
             if moved: break
         if not moved:
             raise SystemExit("deadlock rows=%d n=%d k=%d G=%d" % (rows, n, k, G))
+# Units of at most k tiles, never empty, as even as they go.
+for n in range(1, 300):
+    for k in range(1, 9):
+        q = -(-n // k); sizes = [start(j + 1, n, q) - start(j, n, q) for j in range(q)]
+        assert start(q, n, q) == n and min(sizes) >= 1 and max(sizes) <= k and max(sizes) - min(sizes) <= 1, (n, k)
 cases = 0
-for rows, n in [(1,1),(3,2),(32,1),(7,1),(2,25),(4,1024),(8,256),(5,3),(33,1),(1,7)]:
+for rows, n in [(1,1),(3,2),(32,1),(7,1),(2,25),(4,1024),(8,256),(5,3),(33,1),(1,7),(2,97)]:
     for k in [1,2,3,5]:
         for G in [1,2,3,7,16,40]:
             for seed in range(3):
