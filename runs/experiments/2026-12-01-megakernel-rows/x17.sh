@@ -29,6 +29,9 @@ V db-default --shapes $LARGE,1x1,1x7,3x4097,5xT+1,2x100003
 V db-tile1000 --tile 1000 --shapes 1x1,7x999,2x100003,33x4096,3x4097
 V db-blocks7 --blocks 7 --shapes 3x4097,33x4096,64x262144,2x100003
 V db-huge --scale 1e30 --shapes 32x4096,3x4097,2x100003
+# Few blocks, so each holds two tiles or more and the double buffering is
+# on, with small tiles, partial last tiles and the scalar path.
+V db-blocks7-tile1000 --blocks 7 --tile 1000 --shapes 33x4096,7x999,2x100003,64x262144
 el validated
 timeout 60 compute-sanitizer --tool racecheck --error-exitcode 99 $B run --validate-only --quiet --strategies megakernel --invocations 1 --shapes 1x7,3x4097,32x4096,2x100003 > $OUT/san-race.txt 2>&1; echo "-- racecheck exit $? $(grep -E 'RACECHECK SUMMARY' $OUT/san-race.txt | tail -1)"
 python3 -c "
