@@ -28,6 +28,9 @@ static const struct {
     {"torch-eager", "#8c510a", 10},     /* open triangle down */
     {"torch-compile", "#543005", 14},   /* open pentagon */
     {"torch-softmax", "#bf812d", 1},    /* plus */
+    {"liger-softmax", "#b2182b", 4},    /* open square */
+    {"quack-softmax", "#313695", 8},    /* open triangle up */
+    {"flashinfer-softmax", "#000000", 12}, /* open diamond */
 };
 
 const char *se_plot_color_of(const char *what)
