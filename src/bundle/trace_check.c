@@ -32,6 +32,16 @@ typedef struct plist {
     size_t count;
 } plist;
 
+/* Once the list holds SE_TRACE_LIST items a problem is only counted: this
+ * counts it and says so, so a caller need not build an item to drop it. */
+static int plist_count_only(plist *l)
+{
+    if (l->count < SE_TRACE_LIST)
+        return 0;
+    l->count++;
+    return 1;
+}
+
 static void plist_add(plist *l, json_t *item, FILE *out, const char *name, const char *what)
 {
     if (out && l->count < SE_TRACE_LIST) {
@@ -39,10 +49,12 @@ static void plist_add(plist *l, json_t *item, FILE *out, const char *name, const
         fprintf(out, "  %s: %s: %s\n", name, what, s ? s : "?");
         free(s);
     }
-    if (l->count++ < SE_TRACE_LIST)
-        json_array_append_new(l->arr, item);
-    else
+    if (plist_count_only(l)) {
         json_decref(item);
+        return;
+    }
+    l->count++;
+    json_array_append_new(l->arr, item);
 }
 
 /* A record read from a file carries phase, row and tile columns too; they
@@ -192,9 +204,7 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
         }
     }
     for (int64_t k = 0; k < n_exp; k++)
-        if (!seen[k] && missing.count >= SE_TRACE_LIST) {
-            missing.count++; /* counted, not named: as plist_add would */
-        } else if (!seen[k]) {
+        if (!seen[k] && !plist_count_only(&missing)) {
             se_trace_task_name(g, kind, k, a, sizeof a);
             plist_add(&missing, json_string(a), out, name, "missing task");
         }
