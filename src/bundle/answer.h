@@ -5,7 +5,7 @@
  * protocol, the range of that ratio between runs. Also the head-to-head
  * comparisons a reader asks next (graph-pdl against graph, the megakernel
  * against graph-pdl), as paired ratios of medians with bootstrap intervals
- * from the raw samples, and the megakernel's queue initialization alone.
+ * from the raw samples, and the megakernel's initialization alone.
  * Renderers only format it (render/answer_text.c).
  */
 #ifndef SE_BUNDLE_ANSWER_H

@@ -36,9 +36,9 @@ json_t *se_run_json(const se_run_info *r)
         "case_index << 40 ^ scope << 32 ^ round); each sample records its round and "
         "position",
         "megakernel",
-        "a toy: it shows the ready-task mechanism and its costs on this "
-        "workload, not a model-scale megakernel result; its queue reset runs inside "
-        "every timed invocation");
+        "a toy: it shows a persistent kernel's static schedule with per-row counters "
+        "and its costs on this workload, not a model-scale megakernel result; its "
+        "counter reset runs inside every timed invocation");
 }
 
 /* A string that may be absent, as JSON: the string or null. */

@@ -54,7 +54,7 @@ se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err);
 #define SE_SAMPLES_HEADER "seq,round,position,scope,l2,ns,sm_mhz,throttled"
 
 /* Per-shape cases that are not a strategy: the copy of the case's bytes,
- * and the megakernel's queue initialization alone (when a megakernel
+ * and the megakernel's initialization alone (when a megakernel
  * strategy is selected). Run-level controls have SE_CASE_COPY too, and no
  * shape. */
 #define SE_CASE_COPY (-1)

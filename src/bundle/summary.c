@@ -149,7 +149,7 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
         const se_strategy_info *info =
             c->strategy >= 0 ? se_strategy_get((se_strategy)c->strategy)
             : c->strategy == SE_CASE_MK_INIT ? se_strategy_get(SE_S_MEGAKERNEL) : NULL;
-        /* The megakernel's queue initialization moves none of x or y. */
+        /* The megakernel's initialization moves none of x or y. */
         bytes = c->strategy == SE_CASE_MK_INIT ? 0.0 : bytes_moved(c->shape);
         json_object_set_new(o, "shape", json_string(c->shape->spec));
         json_object_set_new(o, "rows", json_integer(c->shape->rows));

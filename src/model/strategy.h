@@ -67,8 +67,9 @@ typedef enum se_trace_kind {
       SE_TRACE_PHASED, "#fd8d3c", "the fused cooperative kernel as a graph node")             \
     X(MEGAKERNEL, "megakernel", "megakernel", "stream", SE_ROLE_TILED, "megakernel",          \
       SE_TRACE_TASKS, "#006d2c",                                                              \
-      "a toy persistent kernel: blocks pull ready tasks from a queue with per-row "           \
-      "dependency counters; its queue reset is inside every invocation")                      \
+      "a toy persistent kernel: blocks own units of rows on a static row-major schedule "     \
+      "and per-row counters release each row's phases; its counter reset is inside every "   \
+      "invocation")                                                                           \
     X(MEGAKERNEL_GRAPH, "megakernel-graph", "megakernel", "graph", SE_ROLE_TILED,             \
       "megakernel", SE_TRACE_TASKS, "#74c476", "the toy megakernel as a graph node")          \
     X(ROWBLOCK, "rowblock", "rowblock", "stream", SE_ROLE_CONTROL, NULL, SE_TRACE_ROWS,       \

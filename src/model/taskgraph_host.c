@@ -1,6 +1,6 @@
 /*
  * taskgraph_host.c - dependencies, size checks and a host simulation of the
- * megakernel's ready-task queue (see taskgraph.h for the graph itself).
+ * megakernel's static schedule (see taskgraph.h for the graph and the plan).
  */
 #include "model/taskgraph_host.h"
 
@@ -43,18 +43,11 @@ se_status se_taskgeom_check(const se_taskgeom *g, se_err *err)
     if (g->total > SE_MAX_TASKS)
         return se_fail(err, SE_ERR_LIMIT,
                        "shape %" PRId64 "x%" PRId64 " with tile %" PRId64 " has %" PRId64
-                       " tasks; the megakernel queue holds at most %d (use a larger --tile)",
+                       " tasks; the megakernel and the traces number tasks in 32 bits, at most %d"
+                       " (use a larger --tile)",
                        g->rows, g->cols, g->tile, g->total, SE_MAX_TASKS);
     return SE_OK;
 }
-
-enum { W_IDLE, W_WAIT, W_RUN, W_DONE };
-
-typedef struct sim_worker {
-    int state;
-    int64_t slot;
-    int64_t task;
-} sim_worker;
 
 /* xorshift64*: a small deterministic generator for the interleaving. */
 static uint64_t sim_next(uint64_t *s)
@@ -65,118 +58,163 @@ static uint64_t sim_next(uint64_t *s)
     return *s * 2685821657736338717ULL;
 }
 
-/* A worker starts a task: every dependency must have completed. */
-static se_status sim_start_task(const se_taskgeom *g, int64_t task, const unsigned char *state,
-                                se_err *err)
+typedef struct sim_state {
+    const se_taskgeom *g;
+    unsigned char *done; /* per task: 0 not run, 1 ran */
+    int64_t *counters;   /* 2R, as the kernel's */
+    int64_t *order;
+    int64_t completed;
+} sim_state;
+
+/* Runs one task: every dependency must have run, and the task not yet. */
+static se_status sim_run(sim_state *s, int64_t task, se_err *err)
 {
-    int64_t ndeps = se_task_dep_count(g, task);
+    int64_t ndeps = se_task_dep_count(s->g, task);
     for (int64_t k = 0; k < ndeps; k++) {
-        int64_t d = se_task_dep(g, task, k);
-        if (state[d] != 2)
+        int64_t d = se_task_dep(s->g, task, k);
+        if (!s->done[d])
             return se_fail(err, SE_ERR_VALIDATION,
-                           "task %" PRId64 " started before its dependency %" PRId64 " completed",
-                           task, d);
+                           "task %" PRId64 " ran before its dependency %" PRId64, task, d);
     }
-    if (state[task] != 0)
-        return se_fail(err, SE_ERR_VALIDATION, "task %" PRId64 " started twice", task);
+    if (s->done[task])
+        return se_fail(err, SE_ERR_VALIDATION, "task %" PRId64 " ran twice", task);
+    s->done[task] = 1;
+    if (s->order)
+        s->order[s->completed] = task;
+    s->completed++;
     return SE_OK;
 }
 
-/* A worker completes a task: bump the row counter, push what it releases. */
-static se_status sim_finish_task(const se_taskgeom *g, int64_t task, int64_t *queue,
-                                 int64_t *tail, int64_t *counters, se_err *err)
+/* The schedule's constants, as the kernel computes them. */
+typedef struct sim_plan {
+    unsigned n, q, units, grid;
+} sim_plan;
+
+/* The visit's tiles of one tile phase, in the kernel's order. */
+static se_status sim_tiles(sim_state *s, const sim_plan *pl, const se_mk_visit *v, int phase,
+                           se_err *err)
 {
-    se_release rel = se_task_release(g, task);
-    int fire = 1;
-    if (rel.counter >= 0)
-        fire = ++counters[rel.counter] == rel.threshold;
-    if (fire && rel.count > 0) {
-        int64_t pos = *tail;
-        *tail += rel.count;
-        if (*tail > g->total)
-            return se_fail(err, SE_ERR_VALIDATION, "queue overflow after task %" PRId64, task);
-        for (int64_t j = 0; j < rel.count; j++)
-            queue[pos + j] = rel.first + j;
+    SE_MK_FOR_TILES(*v, m, tile, pl->q, pl->n, pl->grid) {
+        (void)m;
+        se_status st = sim_run(s, se_task_id(s->g, phase, v->row, tile), err);
+        if (st != SE_OK)
+            return st;
     }
     return SE_OK;
 }
 
-se_status se_taskgraph_simulate(const se_taskgeom *g, int workers, uint64_t seed,
-                                int64_t *order, se_err *err)
+/* se_mk_arrive: the visit arrives with its tiles; the arrival that
+ * completes the row runs the row task and adds the one that releases the
+ * row (n + 1). A visit of the whole row counts the same way here; the
+ * kernel skips the counter then, and no other block waits on it. */
+static se_status sim_row_task(sim_state *s, const sim_plan *pl, const se_mk_visit *v, int phase,
+                              se_err *err)
 {
-    if (workers < 1)
-        return se_fail(err, SE_ERR_USAGE, "simulation needs at least one worker, got %d", workers);
+    int64_t *ctr = &s->counters[(phase == SE_PHASE_B ? 0 : s->g->rows) + v->row];
+    *ctr += v->mine;
+    if (*ctr > (int64_t)pl->n)
+        return se_fail(err, SE_ERR_VALIDATION, "row %u: %" PRId64 " arrivals for %u tiles", v->row,
+                       *ctr, pl->n);
+    if (*ctr < (int64_t)pl->n)
+        return SE_OK;
+    ++*ctr;
+    return sim_run(s, se_task_id(s->g, phase, v->row, 0), err);
+}
+
+/* A simulated block: its visit and where it is in it. */
+enum { S_A, S_WAIT_B, S_C, S_WAIT_D, S_E, S_DONE };
+
+typedef struct sim_block {
+    se_mk_visit v;
+    int step;
+} sim_block;
+
+se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed, int64_t *order,
+                         se_err *err)
+{
+    if (blocks < 1)
+        return se_fail(err, SE_ERR_USAGE, "simulation needs at least one block, got %d", blocks);
+    if (k < 1)
+        return se_fail(err, SE_ERR_USAGE,
+                       "simulation needs room for at least one tile a block, got %d", k);
     se_status st = se_taskgeom_check(g, err);
     if (st != SE_OK)
         return st;
-    int64_t n = g->total;
-    int64_t *queue = malloc((size_t)n * sizeof *queue);
-    int64_t *counters = calloc((size_t)(2 * g->rows), sizeof *counters);
-    unsigned char *done = calloc((size_t)n, 1); /* 0 new, 1 running, 2 done */
-    sim_worker *w = calloc((size_t)workers, sizeof *w);
-    if (!queue || !counters || !done || !w) {
-        st = se_fail(err, SE_ERR_NOMEM, "simulation of %" PRId64 " tasks: out of memory", n);
+    sim_plan pl;
+    pl.n = (unsigned)g->tiles_per_row;
+    pl.q = se_mk_units_per_row(pl.n, (unsigned)k);
+    pl.units = (unsigned)g->rows * pl.q;
+    pl.grid = (unsigned)blocks;
+    sim_state s = {g, calloc((size_t)g->total, 1), calloc((size_t)(2 * g->rows), sizeof(int64_t)),
+                   order, 0};
+    sim_block *b = calloc((size_t)blocks, sizeof *b);
+    if (!s.done || !s.counters || !b) {
+        st = se_fail(err, SE_ERR_NOMEM, "simulation of %" PRId64 " tasks: out of memory", g->total);
         goto out;
     }
-    /* Initialization, as in the kernel: slots [0, tile_tasks) are the A
-     * tasks, the rest empty; head 0, tail tile_tasks, counters 0. */
-    for (int64_t i = 0; i < n; i++)
-        queue[i] = i < g->tile_tasks ? i : -1;
-    int64_t head = 0, tail = g->tile_tasks, completed = 0;
+    for (int i = 0; i < blocks; i++) {
+        b[i].v = se_mk_visit_at((unsigned)i, pl.units, pl.q, pl.n, pl.grid);
+        b[i].step = b[i].v.u < pl.units ? S_A : S_DONE;
+    }
     uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
-    int finished = 0;
-    while (finished < workers) {
-        /* One step of a random worker; if it cannot move, scan for any that can. */
-        int start = (int)(sim_next(&rng) % (uint64_t)workers), moved = 0;
-        for (int k = 0; k < workers && !moved; k++) {
-            sim_worker *cur = &w[(start + k) % workers];
-            if (cur->state == W_DONE)
-                continue;
-            if (cur->state == W_IDLE) {
-                cur->slot = head++;
-                if (cur->slot >= n) {
-                    cur->state = W_DONE;
-                    finished++;
-                } else {
-                    cur->state = W_WAIT;
-                }
+    for (;;) {
+        /* One step of a random block; if it cannot move, the next that can. */
+        int start = (int)(sim_next(&rng) % (uint64_t)blocks), moved = 0, live = 0;
+        for (int i = 0; i < blocks && !moved; i++) {
+            sim_block *cur = &b[(start + i) % blocks];
+            const se_mk_visit *v = &cur->v;
+            int64_t need = (int64_t)pl.n + 1;
+            switch (cur->step) {
+            case S_DONE: continue;
+            case S_A:
+                st = sim_tiles(&s, &pl, v, SE_PHASE_A, err);
+                if (st == SE_OK)
+                    st = sim_row_task(&s, &pl, v, SE_PHASE_B, err);
                 moved = 1;
-            } else if (cur->state == W_WAIT && queue[cur->slot] >= 0) {
-                cur->task = queue[cur->slot];
-                st = sim_start_task(g, cur->task, done, err);
-                if (st != SE_OK)
-                    goto out;
-                done[cur->task] = 1;
-                cur->state = W_RUN;
+                break;
+            case S_WAIT_B:
+                moved = v->mine >= pl.n || s.counters[v->row] == need;
+                break;
+            case S_C:
+                st = sim_tiles(&s, &pl, v, SE_PHASE_C, err);
+                if (st == SE_OK)
+                    st = sim_row_task(&s, &pl, v, SE_PHASE_D, err);
                 moved = 1;
-            } else if (cur->state == W_RUN) {
-                done[cur->task] = 2;
-                st = sim_finish_task(g, cur->task, queue, &tail, counters, err);
-                if (st != SE_OK)
-                    goto out;
-                if (order)
-                    order[completed] = cur->task;
-                completed++;
-                cur->state = W_IDLE;
+                break;
+            case S_WAIT_D:
+                moved = v->mine >= pl.n || s.counters[g->rows + v->row] == need;
+                break;
+            default: /* S_E */
+                st = sim_tiles(&s, &pl, v, SE_PHASE_E, err);
                 moved = 1;
+                break;
+            }
+            live++;
+            if (st != SE_OK)
+                goto out;
+            if (moved && ++cur->step > S_E) {
+                cur->v = se_mk_visit_at(v->u_end, pl.units, pl.q, pl.n, pl.grid);
+                cur->step = cur->v.u < pl.units ? S_A : S_DONE;
             }
         }
         if (!moved) {
+            if (live == 0)
+                break;
             st = se_fail(err, SE_ERR_VALIDATION,
-                         "deadlock: %d workers wait on empty slots after %" PRId64 " of %" PRId64
-                         " tasks", workers - finished, completed, n);
+                         "deadlock: %d blocks wait after %" PRId64 " of %" PRId64 " tasks", live,
+                         s.completed, g->total);
             goto out;
         }
     }
-    if (completed != n) {
-        st = se_fail(err, SE_ERR_VALIDATION, "%" PRId64 " of %" PRId64 " tasks ran", completed, n);
+    if (s.completed != g->total) {
+        st = se_fail(err, SE_ERR_VALIDATION, "%" PRId64 " of %" PRId64 " tasks ran", s.completed,
+                     g->total);
         goto out;
     }
     st = SE_OK;
 out:
-    free(queue);
-    free(counters);
-    free(done);
-    free(w);
+    free(s.done);
+    free(s.counters);
+    free(b);
     return st;
 }

@@ -194,9 +194,9 @@ uint64_t se_case_device_bytes(const se_shape *s, int64_t tile)
     uint64_t arrays = 3 * (elems + 1) * sizeof(float);           /* x (padded even), y, xs */
     uint64_t partials = 3 * (uint64_t)g.tile_tasks * sizeof(float);
     uint64_t rowstats = 3 * (uint64_t)s->rows * sizeof(float);
-    uint64_t queue = (uint64_t)g.total * sizeof(int32_t) + 2 * (uint64_t)s->rows * sizeof(int32_t);
+    uint64_t counters = 2 * (uint64_t)s->rows * sizeof(int32_t); /* the megakernel's */
     uint64_t slack = 64u << 20; /* cuDNN workspace, cuRAND state, allocation rounding */
-    return arrays + partials + rowstats + queue + slack;
+    return arrays + partials + rowstats + counters + slack;
 }
 
 uint64_t se_case_host_bytes(const se_shape *s)

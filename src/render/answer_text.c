@@ -167,10 +167,10 @@ static void mechanism_sentence(se_buf *b, const se_answer *a, int m)
                 name, v.min, v.max, saving, v.faster, v.n, v.slower, v.level, a->shape[v.best],
                 v.min, a->shape[v.worst], v.max);
     if (a->mech[m] == SE_S_MEGAKERNEL && a->mk_init_max_ns > 0.0)
-        se_buf_printf(b, " The megakernel is a toy: it shows what a ready-task queue with per-row "
+        se_buf_printf(b, " The megakernel is a toy: it shows what a static schedule with per-row "
                     "counters costs on this workload, not a model-scale megakernel result; its "
-                    "queue initialization, %.2f to %.2f us on its own, is inside every "
-                    "invocation.",
+                    "initialization (counter reset and grid barrier), %.2f to %.2f us on its "
+                    "own, is inside every invocation.",
                     a->mk_init_min_ns / 1e3, a->mk_init_max_ns / 1e3);
     se_buf_printf(b, "\n");
 }

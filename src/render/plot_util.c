@@ -47,7 +47,7 @@ const char *se_plot_color_of(const char *what)
 /* Shape by mechanism, filled for a stream launch and open for a graph
  * launch: circle stream/graph, square PDL, triangle fusion, diamond
  * megakernel; rowblock a triangle down, cuDNN a pentagon; the copy, the
- * megakernel's queue initialization and the peers their own. */
+ * megakernel's initialization and the peers their own. */
 int se_plot_point_of(const char *what, const char *launch)
 {
     for (size_t i = 0; i < sizeof OTHER_ITEMS / sizeof OTHER_ITEMS[0]; i++)
@@ -75,7 +75,7 @@ void se_plot_legend_of(char *buf, size_t size, const char *what, const char *lau
     if (strcmp(what, COPY_NAME) == 0)
         snprintf(buf, size, "copy (control: cudaMemcpyAsync, same bytes)");
     else if (strcmp(what, SE_MK_INIT_NAME) == 0)
-        snprintf(buf, size, "megakernel queue initialization alone (control)");
+        snprintf(buf, size, "megakernel initialization alone (control)");
     else if (s < SE_NSTRATEGIES && !se_strategy_get(s)->tiled)
         snprintf(buf, size, "%s (%s, %s launch)", what, se_role_name(se_strategy_get(s)->role),
                  launch);
@@ -288,7 +288,7 @@ size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t 
     json_t *e;
     json_array_foreach(json_object_get(rd->summary, "cases"), i, e) {
         const char *what = se_json_str(e, "what", "");
-        /* Not strategies: the copy, and the megakernel's queue initialization
+        /* Not strategies: the copy, and the megakernel's initialization
          * (it moves no bytes; fig1 and the tables show it). */
         if (se_strategy_find(what) == SE_NSTRATEGIES)
             continue;

@@ -58,7 +58,7 @@ const char *se_plot_color_of(const char *what);
 /* Point type: a shape per mechanism (circle stream and graph, square PDL,
  * triangle fusion, diamond megakernel, triangle down rowblock, pentagon
  * cuDNN), filled for a stream launch and open for a graph launch; the copy,
- * the megakernel's queue initialization and each PyTorch peer their own. */
+ * the megakernel's initialization and each PyTorch peer their own. */
 int se_plot_point_of(const char *what, const char *launch);
 /* A case's legend entry: name, role when not tiled, launch. */
 void se_plot_legend_of(char *buf, size_t size, const char *what, const char *launch);

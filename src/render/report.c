@@ -162,7 +162,7 @@ void se_rep_intro(se_doc *d, const se_rundata *rd)
          p->batch.batch, p->host.samples, p->controls.samples, p->bootstrap_resamples);
     se_doc_heading(d, 2, "The megakernel is a toy");
     se_doc_para(d, "From run.json: the megakernel is %s.", se_json_str(rd->run, "megakernel", "?"));
-    se_doc_para(d, "Its queue initialization (the reset of the ready-task queue and the per-row counters) "
+    se_doc_para(d, "Its initialization (the reset of the per-row counters and one grid barrier) "
             "runs inside every timed invocation, so every megakernel time in this report includes "
             "it. Blocking kernel before each event-timed sample: %s. Interleaving: %s.",
          json_is_true(json_object_get(rd->run, "blocking_kernel")) ? "yes" : "no",
@@ -222,9 +222,9 @@ void se_rep_limitations(se_doc *d, const se_rundata *rd)
             "(%.0f ns here) mean nothing; a gap is time in which no traced task was recorded on an "
             "SM, not measured idle hardware. Traced invocations are separate from the timed ones.",
          se_json_num(rd->traces, "globaltimer_resolution_ns"));
-    se_doc_item(d, "The megakernel is a toy with its queue initialization inside its timing; it shows the "
-            "ready-task mechanism and its costs on this workload, not what a model-scale megakernel "
-            "achieves.");
+    se_doc_item(d, "The megakernel is a toy with its initialization inside its timing; it shows a static "
+            "schedule with per-row counters and its costs on this workload, not what a model-scale "
+            "megakernel achieves.");
     se_doc_item(d, "cuDNN computes the plain softmax of the pre-scaled input; the pre-scaling is not timed.");
     se_doc_item(d, "The intervals are bootstrap intervals of the median over this run's samples on one "
             "GPU; they do not cover run-to-run or machine-to-machine variation. Throttled samples "

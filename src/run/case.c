@@ -26,13 +26,11 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     size_t arr = (elems + 1) * sizeof(float);
     size_t parts = align256((size_t)g.tile_tasks * sizeof(float));
     size_t rowst = align256((size_t)shape->rows * sizeof(float));
-    size_t queue = align256((size_t)g.total * sizeof(int32_t));
     size_t counters = align256((size_t)(2 * shape->rows) * sizeof(int32_t));
     size_t rb_slot = align256(SE_RB_SLOT_WORDS * SE_RB_GRID_CAP * sizeof(unsigned long long));
     size_t rb_start = align256(SE_RB_GRID_CAP * sizeof(uint64_t));
     size_t rb_row = align256(SE_RB_GRID_CAP * sizeof(int32_t));
-    size_t ws_bytes = 3 * parts + 3 * rowst + queue + counters + rb_slot + rb_start + 2 * rb_row +
-                      256;
+    size_t ws_bytes = 3 * parts + 3 * rowst + counters + rb_slot + rb_start + 2 * rb_row;
     cudaError_t e = cudaSuccess;
     if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
         (e = cudaMalloc((void **)&c->y, arr)) != cudaSuccess ||
@@ -63,9 +61,7 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     p->row_s = (float *)w, w += rowst;
     p->row_m = (float *)w, w += rowst;
     p->row_inv_l = (float *)w, w += rowst;
-    p->queue = (int32_t *)w, w += queue;
     p->counters = (int32_t *)w, w += counters;
-    p->head_tail = (int32_t *)w, w += 256;
     c->rb.slot = (unsigned long long *)w, w += rb_slot;
     c->rb.start = (uint64_t *)w, w += rb_start;
     c->rb.count = (int32_t *)w, w += rb_row;

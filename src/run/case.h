@@ -1,7 +1,7 @@
 /*
  * case.h - one case's device buffers: the input, the output of the
  * strategy under test, cuDNN's pre-scaled input, and the workspace every
- * strategy's partials, row statistics, queue and counters live in. Every
+ * strategy's partials, row statistics and counters live in. Every
  * strategy of a shape runs on the same case.
  */
 #ifndef SE_CASE_H
@@ -20,7 +20,7 @@ typedef struct se_case {
     float *x;            /* input, rows * cols + 1 floats */
     float *y;            /* output of the strategy under test */
     float *xs;           /* pre-scaled input, cuDNN's operand */
-    void *workspace;     /* partials, row statistics, queue, counters */
+    void *workspace;     /* partials, row statistics, counters */
     se_gpu_problem prob; /* pointers into the above */
     se_rb_scratch rb;    /* rowblock's grid scratch, also in the workspace */
 } se_case;

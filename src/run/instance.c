@@ -64,7 +64,7 @@ se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c,
     return prepare(in, s, c, blocks, NULL, trace, stream, err);
 }
 
-/* The megakernel's queue initialization: a control of that strategy, on
+/* The megakernel's initialization: a control of that strategy, on
  * its grid, not a strategy of its own. */
 static se_status enqueue_mk_init(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {

@@ -41,7 +41,7 @@ se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int bl
 se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c, int blocks,
                                      se_trace_buf trace, cudaStream_t stream, se_err *err);
 
-/* The megakernel's queue initialization alone (reset + grid barrier, the
+/* The megakernel's initialization alone (reset + grid barrier, the
  * same grid as the megakernel on this case), launched on a stream. */
 se_status se_instance_prepare_mk_init(se_instance *in, se_case *c, int blocks, se_err *err);
 

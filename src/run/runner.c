@@ -134,7 +134,7 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
         snprintf(items[n].name, sizeof items[n].name, "%s", se_strategy_get((se_strategy)s)->name);
         n++;
     }
-    /* The megakernel's queue initialization on its own, on the megakernel's
+    /* The megakernel's initialization on its own, on the megakernel's
      * grid, when a megakernel strategy is timed. */
     if (st == SE_OK && se_selects_megakernel(p)) {
         int blocks = se_coop_blocks(p, rs->o, &rs->dev, SE_S_MEGAKERNEL, &c->shape);

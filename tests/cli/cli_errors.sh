@@ -35,7 +35,7 @@ expect 2 "--shapes: empty entry at position 2" run --shapes 32x4096,,1x1
 expect 2 "--strategies: unknown strategy 'warp'" run --strategies stream,warp
 expect 2 "--blocks: 0 is out of range" run --blocks 0
 expect 2 "--scale: nan is out of range" run --scale nan
-expect 3 "tasks; the megakernel queue holds at most" run --shapes 1000x1000000 --tile 1
+expect 3 "tasks; the megakernel and the traces number tasks in 32 bits" run --shapes 1000x1000000 --tile 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf '{\n  "format": "softmax-evidence-protocol",\n  "version": 1,\n' > "$tmp/bad.json"
 printf '{"format": "softmax-evidence-protocol", "version": 1, "name": "x"}\n' > "$tmp/missing.json"

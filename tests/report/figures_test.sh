@@ -110,7 +110,7 @@ if [ -f "$ref/profile/kernels.csv" ]; then profile_want="Nsight Compute counters
 else profile_want="no profiler export"; fi
 for r in report.md report.html; do
     grep -qF -- "$profile_want" "$work/a/$r" || bad "$r lacks '$profile_want'"
-    for want in "run $run_id" "megakernel is a toy" "queue initialization" "Shape 4096x4096" "cuDNN reference" \
+    for want in "run $run_id" "megakernel is a toy" "initialization (the reset of the per-row counters" "Shape 4096x4096" "cuDNN reference" \
                 "Validation" "Resources" "Dependency traces" "Profiler counters" "Limitations" \
                 "globaltimer resolution" "Provenance of every timing number" "NVIDIA H200" \
                 "PyTorch peers" "torch.compile (static shapes, full graph)"; do

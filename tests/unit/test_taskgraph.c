@@ -352,58 +352,114 @@ static void check_order(const se_taskgeom *g, const int64_t *order)
 static void test_simulation_runs_each_task_once_after_its_dependencies(void **state)
 {
     (void)state;
-    const int workers[] = {1, 2, 3, 8, 33, 132, 1000};
+    const int blocks[] = {1, 2, 3, 8, 33, 132, 1000};
+    const int ks[] = {1, 2, 3, 5};
     for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
         se_taskgeom g = geom_of(&small_geoms[i]);
         int64_t *order = malloc((size_t)g.total * sizeof *order);
         assert_non_null(order);
-        for (size_t w = 0; w < sizeof workers / sizeof workers[0]; w++)
-            for (uint64_t seed = 0; seed < 6; seed++) {
-                se_err err = {{0}};
-                for (int64_t k = 0; k < g.total; k++)
-                    order[k] = -1;
-                se_status st = se_taskgraph_simulate(&g, workers[w], seed, order, &err);
-                if (st != SE_OK)
-                    fail_msg("%lldx%lld tile %lld, %d workers, seed %llu: %s",
-                             (long long)g.rows, (long long)g.cols, (long long)g.tile, workers[w],
-                             (unsigned long long)seed, err.msg);
-                check_order(&g, order);
-            }
+        for (size_t w = 0; w < sizeof blocks / sizeof blocks[0]; w++)
+            for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; kk++)
+                for (uint64_t seed = 0; seed < 4; seed++) {
+                    se_err err = {{0}};
+                    for (int64_t k = 0; k < g.total; k++)
+                        order[k] = -1;
+                    se_status st = se_mk_simulate(&g, ks[kk], blocks[w], seed, order, &err);
+                    if (st != SE_OK)
+                        fail_msg("%lldx%lld tile %lld, k %d, %d blocks, seed %llu: %s",
+                                 (long long)g.rows, (long long)g.cols, (long long)g.tile, ks[kk],
+                                 blocks[w], (unsigned long long)seed, err.msg);
+                    check_order(&g, order);
+                }
         free(order);
     }
 }
 
-static void test_simulation_with_more_workers_than_tasks_succeeds(void **state)
+/* The schedule's arithmetic: units of at most k tiles, as even as they go,
+ * never empty; a block's units of one row in one visit; no 32-bit overflow. */
+static void test_schedule_cuts_rows_into_even_units_of_at_most_k_tiles(void **state)
+{
+    (void)state;
+    assert_int_equal(se_mk_units_per_row(1, 2), 1);    /* 4096x4096, tile 4096 */
+    assert_int_equal(se_mk_units_per_row(1024, 2), 512); /* 4x4194304 */
+    assert_int_equal(se_mk_units_per_row(7, 0), 7);    /* no room: a tile a unit */
+    for (unsigned n = 1; n < 300; n++)
+        for (unsigned k = 1; k <= 8; k++) {
+            unsigned q = se_mk_units_per_row(n, k), lo = n, hi = 0;
+            assert_int_equal(se_mk_unit_start(0, n, q), 0);
+            assert_int_equal(se_mk_unit_start(q, n, q), n);
+            for (unsigned j = 0; j < q; j++) {
+                unsigned len = se_mk_unit_start(j + 1, n, q) - se_mk_unit_start(j, n, q);
+                lo = len < lo ? len : lo;
+                hi = len > hi ? len : hi;
+            }
+            if (lo < 1 || hi > k || hi - lo > 1)
+                fail_msg("n %u, k %u: units of %u to %u tiles", n, k, lo, hi);
+        }
+    /* 1 block, rows of 7 tiles, k 2: 4 units a row, one visit of 7 tiles. */
+    se_mk_visit v = se_mk_visit_at(0, 12, 4, 7, 1);
+    assert_int_equal(v.row, 0);
+    assert_int_equal(v.mine, 7);
+    assert_int_equal(v.u_end, 4);
+    v = se_mk_visit_at(v.u_end, 12, 4, 7, 1);
+    assert_int_equal(v.row, 1);
+    /* 3 blocks, the same rows: block 1 has units 1, 4, 7 and 10. */
+    v = se_mk_visit_at(1, 12, 4, 7, 3);
+    assert_int_equal(v.row, 0);
+    assert_int_equal(v.mine, 2); /* unit 1: tiles 2, 3 */
+    assert_int_equal(v.u_end, 4);
+    v = se_mk_visit_at(v.u_end, 12, 4, 7, 3);
+    assert_int_equal(v.row, 1);
+    assert_int_equal(v.mine, 3); /* units 0 and 3 of row 1: tiles 0, 1 and 6 */
+    assert_int_equal(v.u_end, 10);
+    /* Past the last unit: none. */
+    v = se_mk_visit_at(12, 12, 4, 7, 3);
+    assert_true(v.u >= 12);
+    /* A row of 2^31 - 2^21 tiles, k 1: the last unit's bounds in 32 bits. */
+    unsigned n = 2145386496u;
+    assert_int_equal(se_mk_unit_start(n - 1, n, n), n - 1);
+    assert_int_equal(se_mk_unit_start(n, n, n), n);
+}
+
+static void test_simulation_with_more_blocks_than_tasks_succeeds(void **state)
 {
     (void)state;
     se_taskgeom g = se_taskgeom_make(1, 1, 4096);
     int64_t order[5];
     se_err err = {{0}};
-    assert_int_equal(se_taskgraph_simulate(&g, 50, 1, order, &err), SE_OK);
+    assert_int_equal(se_mk_simulate(&g, 1, 50, 1, order, &err), SE_OK);
     check_order(&g, order);
     /* A single row of one tile can only complete in id order. */
     for (int64_t k = 0; k < 5; k++)
         assert_int_equal(order[k], k);
-    assert_int_equal(se_taskgraph_simulate(&g, 50, 1, NULL, &err), SE_OK);
+    assert_int_equal(se_mk_simulate(&g, 1, 50, 1, NULL, &err), SE_OK);
 }
 
-static void test_simulation_with_one_worker_completes_all_a_tasks_first(void **state)
+static void test_simulation_with_one_block_finishes_each_row_before_the_next(void **state)
 {
     (void)state;
-    se_taskgeom g = se_taskgeom_make(7, 10, 3);
+    se_taskgeom g = se_taskgeom_make(7, 10, 3); /* 4 tiles a row */
     int64_t *order = malloc((size_t)g.total * sizeof *order);
     assert_non_null(order);
     se_err err = {{0}};
-    assert_int_equal(se_taskgraph_simulate(&g, 1, 3, order, &err), SE_OK);
+    assert_int_equal(se_mk_simulate(&g, 2, 1, 3, order, &err), SE_OK);
     check_order(&g, order);
-    /* One worker pops the queue in order: all A tasks first, in id order. */
-    for (int64_t k = 0; k < g.tile_tasks; k++)
-        assert_int_equal(order[k], k);
+    /* Row-major: row r's 3 n + 2 tasks, A, B, C, D, E, before row r + 1's. */
+    int64_t per_row = 3 * g.tiles_per_row + 2, k = 0;
+    for (int64_t r = 0; r < g.rows; r++)
+        for (int64_t j = 0; j < per_row; j++, k++) {
+            int phase;
+            int64_t row, tile;
+            se_task_decode(&g, order[k], &phase, &row, &tile);
+            if (row != r)
+                fail_msg("task %lld of row %lld completed at %lld, within row %lld",
+                         (long long)order[k], (long long)row, (long long)k, (long long)r);
+        }
     free(order);
 }
 
-/* 1 when some B or C task of one row completes before the last A task of
- * another row: rows overlap instead of moving in lock-step phases. */
+/* 1 when rows overlap at different phases: some row's B completes while
+ * another row, begun before that row ends, still has A tiles to run. */
 static int order_shows_row_pipelining(const se_taskgeom *g, const int64_t *order)
 {
     int64_t *pos = malloc((size_t)g->total * sizeof *pos);
@@ -412,16 +468,20 @@ static int order_shows_row_pipelining(const se_taskgeom *g, const int64_t *order
         pos[order[k]] = k;
     int found = 0;
     for (int64_t r = 0; r < g->rows && !found; r++) {
-        int64_t bc[2] = {pos[se_task_id(g, SE_PHASE_B, r, 0)],
-                         pos[se_task_id(g, SE_PHASE_C, r, 0)]};
+        int64_t b = pos[se_task_id(g, SE_PHASE_B, r, 0)], last_e = -1;
+        for (int64_t t = 0; t < g->tiles_per_row; t++)
+            if (pos[se_task_id(g, SE_PHASE_E, r, t)] > last_e)
+                last_e = pos[se_task_id(g, SE_PHASE_E, r, t)];
         for (int64_t q = 0; q < g->rows && !found; q++) {
             if (q == r)
                 continue;
-            int64_t last_a = -1;
-            for (int64_t t = 0; t < g->tiles_per_row; t++)
-                if (pos[se_task_id(g, SE_PHASE_A, q, t)] > last_a)
-                    last_a = pos[se_task_id(g, SE_PHASE_A, q, t)];
-            found = bc[0] < last_a || bc[1] < last_a;
+            int64_t first_a = g->total, last_a = -1;
+            for (int64_t t = 0; t < g->tiles_per_row; t++) {
+                int64_t at = pos[se_task_id(g, SE_PHASE_A, q, t)];
+                first_a = at < first_a ? at : first_a;
+                last_a = at > last_a ? at : last_a;
+            }
+            found = b < last_a && first_a < last_e;
         }
     }
     free(pos);
@@ -437,7 +497,7 @@ static void test_simulation_pipelines_rows_for_some_seed(void **state)
     int pipelined = 0;
     for (uint64_t seed = 1; seed <= 64 && !pipelined; seed++) {
         se_err err = {{0}};
-        assert_int_equal(se_taskgraph_simulate(&g, 64, seed, order, &err), SE_OK);
+        assert_int_equal(se_mk_simulate(&g, 2, 5, seed, order, &err), SE_OK);
         check_order(&g, order);
         pipelined = order_shows_row_pipelining(&g, order);
     }
@@ -445,30 +505,32 @@ static void test_simulation_pipelines_rows_for_some_seed(void **state)
     free(order);
 }
 
-static void test_simulation_with_one_worker_does_not_pipeline(void **state)
+static void test_simulation_with_one_block_does_not_pipeline(void **state)
 {
     (void)state;
-    /* The negative control for the pipelining detector: one worker drains
-     * every A task before any B task is even in reach. */
+    /* The negative control for the pipelining detector: one block takes
+     * the rows one after another. */
     se_taskgeom g = se_taskgeom_make(8, 40, 10);
     int64_t *order = malloc((size_t)g.total * sizeof *order);
     assert_non_null(order);
     se_err err = {{0}};
-    assert_int_equal(se_taskgraph_simulate(&g, 1, 5, order, &err), SE_OK);
+    assert_int_equal(se_mk_simulate(&g, 2, 1, 5, order, &err), SE_OK);
     assert_false(order_shows_row_pipelining(&g, order));
     free(order);
 }
 
-static void test_simulation_with_zero_workers_is_refused(void **state)
+static void test_simulation_with_zero_blocks_or_tiles_is_refused(void **state)
 {
     (void)state;
     se_taskgeom g = se_taskgeom_make(2, 10, 3);
     se_err err = {{0}};
-    assert_int_equal(se_taskgraph_simulate(&g, 0, 1, NULL, &err), SE_ERR_USAGE);
-    assert_msg_has(&err, "worker");
+    assert_int_equal(se_mk_simulate(&g, 1, 0, 1, NULL, &err), SE_ERR_USAGE);
+    assert_msg_has(&err, "block");
     assert_msg_has(&err, "got 0");
-    assert_int_equal(se_taskgraph_simulate(&g, -3, 1, NULL, &err), SE_ERR_USAGE);
+    assert_int_equal(se_mk_simulate(&g, 1, -3, 1, NULL, &err), SE_ERR_USAGE);
     assert_msg_has(&err, "got -3");
+    assert_int_equal(se_mk_simulate(&g, 0, 4, 1, NULL, &err), SE_ERR_USAGE);
+    assert_msg_has(&err, "tile");
 }
 
 static void test_simulation_of_oversized_geometry_is_refused_before_running(void **state)
@@ -476,7 +538,7 @@ static void test_simulation_of_oversized_geometry_is_refused_before_running(void
     (void)state;
     se_taskgeom g = se_taskgeom_make(1000, 1000000, 1);
     se_err err = {{0}};
-    assert_int_equal(se_taskgraph_simulate(&g, 4, 1, NULL, &err), SE_ERR_LIMIT);
+    assert_int_equal(se_mk_simulate(&g, 1, 4, 1, NULL, &err), SE_ERR_LIMIT);
     assert_msg_has(&err, "--tile");
 }
 
@@ -498,11 +560,12 @@ int main(void)
         cmocka_unit_test(test_check_refuses_too_many_tasks_naming_count_and_tile),
         cmocka_unit_test(test_check_boundary_is_max_tasks),
         cmocka_unit_test(test_simulation_runs_each_task_once_after_its_dependencies),
-        cmocka_unit_test(test_simulation_with_more_workers_than_tasks_succeeds),
-        cmocka_unit_test(test_simulation_with_one_worker_completes_all_a_tasks_first),
+        cmocka_unit_test(test_schedule_cuts_rows_into_even_units_of_at_most_k_tiles),
+        cmocka_unit_test(test_simulation_with_more_blocks_than_tasks_succeeds),
+        cmocka_unit_test(test_simulation_with_one_block_finishes_each_row_before_the_next),
         cmocka_unit_test(test_simulation_pipelines_rows_for_some_seed),
-        cmocka_unit_test(test_simulation_with_one_worker_does_not_pipeline),
-        cmocka_unit_test(test_simulation_with_zero_workers_is_refused),
+        cmocka_unit_test(test_simulation_with_one_block_does_not_pipeline),
+        cmocka_unit_test(test_simulation_with_zero_blocks_or_tiles_is_refused),
         cmocka_unit_test(test_simulation_of_oversized_geometry_is_refused_before_running),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -427,7 +427,7 @@ static void test_device_bytes_exceed_three_float_arrays_and_grow_with_size(void 
     }
     se_shape small = shape_ok("8x1000", 4096), big = shape_ok("8x1001", 4096);
     assert_true(se_case_device_bytes(&big, 4096) > se_case_device_bytes(&small, 4096));
-    /* A smaller tile means more tasks, partials and queue slots. */
+    /* A smaller tile means more tiles, so more partials. */
     assert_true(se_case_device_bytes(&small, 1) > se_case_device_bytes(&small, 4096));
 }
 
