@@ -52,15 +52,21 @@ pack() {
     python3 -m pip install -q --no-deps --no-index --no-compile --only-binary=:all: \
         --python-version "$pyver" --implementation cp "${plat[@]}" \
         --target "$work/site" "$work"/wheels/*.whl
-    # FlashInfer: Python, headers, and the three sources of its sampling module
+    # FlashInfer: Python, headers, the whole of its CCCL (whose C++ headers
+    # have no extension: cuda/std/type_traits, __config; without them the
+    # sampling module's JIT build fails, as it did in reference run
+    # 20261201T083109Z) and the three sources of its sampling module
     # (flashinfer/jit/sampling.py); the other kernels' sources and prebuilt
     # backends stay behind.
     (cd "$work/site" && find flashinfer -type f ! \( -name '*.py' -o -name '*.h' -o -name '*.cuh' \
-        -o -name '*.hpp' -o -name '*.inl' -o -name '*.inc' -o -path 'flashinfer/data/csrc/sampling.cu' \
+        -o -name '*.hpp' -o -name '*.inl' -o -name '*.inc' -o -path 'flashinfer/data/cccl/*' \
+        -o -path 'flashinfer/data/csrc/sampling.cu' \
         -o -path 'flashinfer/data/csrc/renorm.cu' \
         -o -path 'flashinfer/data/csrc/flashinfer_sampling_binding.cu' \) -delete)
     [ -f "$work/site/flashinfer/data/csrc/sampling.cu" ] ||
         die "flashinfer: data/csrc/sampling.cu not in the wheel: its layout changed, update the trim"
+    [ -f "$work/site/flashinfer/data/cccl/libcudacxx/include/cuda/std/type_traits" ] ||
+        die "flashinfer: data/cccl/libcudacxx/include/cuda/std/type_traits not kept: its layout changed, update the trim"
     (cd "$work/site" && tar cf - --sort=name .) | xz -T0 --x86 --lzma2=preset=6 -c |
         split -b "$PART_BYTES" -d -a 2 - "$out/peers.tar.xz."
     (cd "$out" && sha256sum peers.tar.xz.* > SHA256SUMS)

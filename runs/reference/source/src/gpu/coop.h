@@ -15,6 +15,12 @@ se_status se_coop_launch(const void *kernel, const char *name, void **args, size
  * that can be co-resident on the current device. */
 se_status se_coop_max_blocks(const void *kernel, int *max_blocks, se_err *err);
 
+/* The bytes of dynamic shared memory each of `blocks` blocks of `kernel`
+ * (fusion or the megakernel) keeps its tiles of x in (fusion.cu); sets the
+ * kernel's shared-memory attributes the first time. */
+se_status se_coop_cache_bytes(const void *kernel, const se_gpu_problem *p, int blocks,
+                              size_t *bytes, se_err *err);
+
 const void *se_fusion_kernel(void);
 const void *se_megakernel_kernel(void);
 const void *se_megakernel_init_kernel(void);

@@ -16,20 +16,6 @@
 
 namespace cg = cooperative_groups;
 
-/* The block's k-th tile of a tile phase (tile task blockIdx.x + k gridDim.x)
- * and its share of the on-chip cache: slot k starts k tiles into the block's
- * shared memory, and holds what is left of `cache_elems` there. */
-static __device__ __forceinline__ se_tile_cache se_fusion_slot(const se_gpu_problem *p,
-                                                               float *cache, unsigned cache_elems,
-                                                               int64_t k)
-{
-    se_tile_cache c;
-    int64_t off = k * p->tile, left = (int64_t)cache_elems - off;
-    c.at = cache + (left > 0 ? off : 0);
-    c.n = left <= 0 ? 0u : (unsigned)(left < p->tile ? left : p->tile);
-    return c;
-}
-
 /* Tile task blockIdx.x + k gridDim.x is the block's k-th tile; the first
  * cache_elems elements of the block's tiles (in that order) stay in shared
  * memory from phase A to phase E (se_tile_cache in tile_ops.cuh).
@@ -60,7 +46,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
     for (int64_t k = 0; k < cached; k++) {
         int64_t id = blockIdx.x + k * gridDim.x;
         se_tile_prefetch(&p, id / p.tiles_per_row, id % p.tiles_per_row,
-                         se_fusion_slot(&p, cache, cache_elems, k));
+                         se_tile_slot(&p, cache, cache_elems, k));
     }
     for (int64_t k = 0; k < mine; k++) {
         int64_t id = blockIdx.x + k * gridDim.x;
@@ -69,7 +55,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
         if (k < cached)
             se_tile_prefetch_wait((int)(cached - 1 - k));
         se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
-                  se_fusion_slot(&p, cache, cache_elems, k));
+                  se_tile_slot(&p, cache, cache_elems, k));
         if (traced && threadIdx.x == 0)
             se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
     }
@@ -87,7 +73,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
         if (traced)
             t0 = se_now_ns();
         se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
-                  se_fusion_slot(&p, cache, cache_elems, k), se_row_sm(&p, id / p.tiles_per_row));
+                  se_tile_slot(&p, cache, cache_elems, k), se_row_sm(&p, id / p.tiles_per_row));
         if (traced && threadIdx.x == 0)
             se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
     }
@@ -105,7 +91,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
         if (traced)
             t0 = se_now_ns();
         se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row,
-                  se_fusion_slot(&p, cache, cache_elems, k), se_row_sml(&p, id / p.tiles_per_row));
+                  se_tile_slot(&p, cache, cache_elems, k), se_row_sml(&p, id / p.tiles_per_row));
         if (traced) {
             __syncthreads(); /* the task ends when every thread has written */
             if (threadIdx.x == 0)
@@ -131,59 +117,71 @@ se_status se_coop_launch(const void *kernel, const char *name, void **args, size
     return SE_OK;
 }
 
-/* The device's shared memory, read once: per SM, reserved per block, the
- * opt-in limit per block, and the fusion kernel's own static array. */
+/* The device's shared memory, read once per kernel: per SM, reserved per
+ * block, the opt-in limit per block, and the kernel's own static arrays. */
 typedef struct se_smem_limits {
-    int ready, sms;
-    size_t per_sm, reserved, optin, fusion_static;
+    const void *kernel;
+    int sms;
+    size_t per_sm, reserved, optin, kstatic;
 } se_smem_limits;
 
-static se_status smem_limits(se_smem_limits *l, se_err *err)
+static se_status smem_limits(const void *kernel, const se_smem_limits **out, se_err *err)
 {
-    if (l->ready)
+    static se_smem_limits known[2]; /* fusion, the megakernel */
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        se_smem_limits *l = &known[i];
+        if (l->kernel == kernel) {
+            *out = l;
+            return SE_OK;
+        }
+        if (l->kernel)
+            continue;
+        int dev, v;
+        struct cudaFuncAttributes fa;
+        SE_CUDA_TRY(cudaGetDevice(&dev));
+        SE_CUDA_TRY(cudaDeviceGetAttribute(&l->sms, cudaDevAttrMultiProcessorCount, dev));
+        SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+        l->per_sm = (size_t)v;
+        SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+        l->reserved = (size_t)v;
+        SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        l->optin = (size_t)v;
+        SE_CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
+        l->kstatic = fa.sharedSizeBytes;
+        SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)(l->optin - l->kstatic)));
+        SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         cudaSharedmemCarveoutMaxShared));
+        l->kernel = kernel;
+        *out = l;
         return SE_OK;
-    int dev, v;
-    struct cudaFuncAttributes fa;
-    SE_CUDA_TRY(cudaGetDevice(&dev));
-    SE_CUDA_TRY(cudaDeviceGetAttribute(&l->sms, cudaDevAttrMultiProcessorCount, dev));
-    SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-    l->per_sm = (size_t)v;
-    SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-    l->reserved = (size_t)v;
-    SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    l->optin = (size_t)v;
-    SE_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)se_k_fusion));
-    l->fusion_static = fa.sharedSizeBytes;
-    SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_fusion,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)(l->optin - l->fusion_static)));
-    SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_fusion,
-                                     cudaFuncAttributePreferredSharedMemoryCarveout,
-                                     cudaSharedmemCarveoutMaxShared));
-    l->ready = 1;
-    return SE_OK;
+    }
+    return se_fail(err, SE_ERR_CUDA, "shared memory limits: more kernels than the table holds");
 }
 
-static se_smem_limits g_smem;
-
-/* The shared memory per block that fusion keeps tiles of x in (phase A
- * fills it, phases C and E read it instead of device memory): an equal share
- * of each SM's shared memory for `blocks` blocks, at most what the block's
- * tiles need. Tiles beyond it are re-read from device memory (mostly L2). */
-static se_status fusion_cache_bytes(const se_gpu_problem *p, int blocks, size_t *bytes,
-                                    se_err *err)
+/* The shared memory per block that fusion and the megakernel keep tiles of
+ * x in (phase A fills it, phases C and E read it instead of device memory):
+ * an equal share of each SM's shared memory for `blocks` blocks, at most
+ * what the block's tiles need. Tiles beyond it are re-read from device
+ * memory (mostly L2). */
+se_status se_coop_cache_bytes(const void *kernel, const se_gpu_problem *p, int blocks,
+                              size_t *bytes, se_err *err)
 {
-    se_status st = smem_limits(&g_smem, err);
+    const se_smem_limits *l;
+    se_status st = smem_limits(kernel, &l, err);
     if (st != SE_OK)
         return st;
     /* Blocks spread evenly over the SMs; each gets an equal share of its
      * SM's shared memory, and no more than its tiles need. */
-    size_t per_sm_blocks = ((size_t)blocks + (size_t)g_smem.sms - 1) / (size_t)g_smem.sms;
-    size_t share = g_smem.per_sm / per_sm_blocks;
-    size_t over = g_smem.reserved + g_smem.fusion_static;
+    size_t per_sm_blocks = ((size_t)blocks + (size_t)l->sms - 1) / (size_t)l->sms;
+    /* Shared memory is allocated in 128-byte steps: a share that is not a
+     * multiple of 128 would round up past the SM's total (233472 / 5 on
+     * the H200), and the cooperative launch would fail. */
+    size_t share = (l->per_sm / per_sm_blocks) & ~(size_t)127;
+    size_t over = l->reserved + l->kstatic;
     size_t avail = share > over ? share - over : 0;
-    if (avail > g_smem.optin - g_smem.fusion_static)
-        avail = g_smem.optin - g_smem.fusion_static;
+    if (avail > l->optin - l->kstatic)
+        avail = l->optin - l->kstatic;
     int64_t tiles = (p->tile_tasks + blocks - 1) / blocks;
     size_t need = (size_t)tiles * (size_t)p->tile * sizeof(float);
     size_t b = avail < need ? avail : need;
@@ -200,7 +198,7 @@ extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
                                            cudaStream_t stream, se_err *err)
 {
     size_t smem;
-    se_status st = fusion_cache_bytes(p, blocks, &smem, err);
+    se_status st = se_coop_cache_bytes((const void *)se_k_fusion, p, blocks, &smem, err);
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));

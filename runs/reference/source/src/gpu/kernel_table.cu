@@ -52,7 +52,7 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
             {"se_k_megakernel", se_megakernel_kernel(), SE_TILE_THREADS,
              "megakernel, megakernel-graph"},
             {"se_k_megakernel_init", se_megakernel_init_kernel(), SE_TILE_THREADS,
-             "control: the megakernel's queue initialization alone"},
+             "control: the megakernel's initialization alone"},
             {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
              "rowblock, rows neither the grid nor a cluster takes (three passes)"},
             {"se_k_rowblock_grid", (const void *)se_k_rowblock_grid, 1024,

@@ -56,9 +56,7 @@ typedef struct se_gpu_problem {
     float *row_s;          /* [rows] phase B: s_r */
     float *row_m;          /* [rows] phase B: m_r */
     float *row_inv_l;      /* [rows] phase D: 1 / l_r */
-    int32_t *queue;        /* [total_tasks] megakernel: ready-task slots */
     int32_t *counters;     /* [2 * rows] megakernel: A and C completions per row */
-    int32_t *head_tail;    /* [2] megakernel: next slot to pop, next slot to push */
     se_trace_buf trace;    /* trace.rec NULL: untraced (the timed runs) */
 } se_gpu_problem;
 
@@ -76,11 +74,12 @@ se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks, cudaStream_
                                 se_err *err);
 
 /* megakernel: one cooperative launch of `blocks` persistent blocks that reset
- * the queue, pass one grid barrier, then pull ready tasks until all ran. */
+ * the per-row counters, pass one grid barrier, then run their units of rows
+ * on the static schedule (se_mk_plan in taskgraph.h). */
 se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
                                     se_err *err);
 
-/* The megakernel's queue initialization alone (reset + one grid barrier),
+/* The megakernel's initialization alone (counter reset + one grid barrier),
  * with the same grid: its cost, timed on its own. */
 se_status se_gpu_megakernel_init_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
                                          se_err *err);

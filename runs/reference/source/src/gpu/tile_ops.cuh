@@ -131,6 +131,21 @@ static __device__ __forceinline__ se_tile_cache se_no_cache(void)
 
 #define SE_NO_CACHE se_no_cache()
 
+/* For fusion and the megakernel: the block's k-th tile of a tile phase
+ * (tile task blockIdx.x + k gridDim.x) and its share of the on-chip cache:
+ * slot k starts k tiles into the block's shared memory, and holds what is
+ * left of `cache_elems` there. */
+static __device__ __forceinline__ se_tile_cache se_tile_slot(const se_gpu_problem *p,
+                                                             float *cache, unsigned cache_elems,
+                                                             int64_t k)
+{
+    se_tile_cache c;
+    int64_t off = k * p->tile, left = (int64_t)cache_elems - off;
+    c.at = cache + (left > 0 ? off : 0);
+    c.n = left <= 0 ? 0u : (unsigned)(left < p->tile ? left : p->tile);
+    return c;
+}
+
 /* Columns [start, start + len) of row `row`, as a pointer and a length. */
 static __device__ __forceinline__ const float *se_tile_x(const se_gpu_problem *p, int64_t row,
                                                          int64_t tile, unsigned *len)

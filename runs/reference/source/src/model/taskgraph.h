@@ -3,7 +3,7 @@
  *
  * One header for the host and the device: the megakernel schedules with these
  * inline functions, and the host builds the same graph to test it, to simulate
- * the queue protocol, and to check dependency traces.
+ * the megakernel's schedule, and to check dependency traces.
  *
  * Per row r with n = tiles_per_row tiles:
  *   A(r,t) partial sum of squares and max of tile t      depends on nothing
@@ -35,9 +35,10 @@ extern "C" {
 
 enum se_phase { SE_PHASE_A = 0, SE_PHASE_B, SE_PHASE_C, SE_PHASE_D, SE_PHASE_E, SE_NPHASES };
 
-/* Largest task count the megakernel's int32 queue can address. */
-/* Headroom of 2^20 keeps the queue head, which every block bumps once past
- * the last task, from overflowing. */
+/* Largest task count: task ids are int32 in the trace records, and the
+ * megakernel's schedule (se_mk_plan) counts units, tiles and rows in 32
+ * bits; the headroom of 2^20 keeps a block's next unit (u + G) from
+ * overflowing. */
 #define SE_MAX_TASKS (INT32_MAX - (1 << 20))
 
 typedef struct se_taskgeom {
@@ -157,6 +158,55 @@ SE_HD se_release se_task_release(const se_taskgeom *g, int64_t id)
     }
     return r;
 }
+
+/* The megakernel's static schedule (docs/MEGAKERNEL.md), in 32 bits (every
+ * task id fits in an int32: SE_MAX_TASKS), for the kernel and for its host
+ * simulation (se_mk_simulate in taskgraph_host.h). With k the tiles a
+ * block's shared memory holds (at least 1), each row's n tiles are cut
+ * into q = ceil(n / k) units of at most k tiles, as even as they go; unit
+ * u = r q + j is block u mod G's. A block visits its units a row at a
+ * time, in row order, and its units of one row (fewer blocks than units)
+ * in one visit, so it never waits for itself. */
+SE_HD unsigned se_mk_units_per_row(unsigned n, unsigned k)
+{
+    return k < 1 ? n : (n + k - 1) / k;
+}
+
+/* The first tile of unit j of a row's q units over n tiles: the first
+ * n mod q units one tile longer, with no product that could leave 32 bits
+ * (j n would reach n^2 / k). */
+SE_HD unsigned se_mk_unit_start(unsigned j, unsigned n, unsigned q)
+{
+    unsigned r = n % q;
+    return j * (n / q) + (j < r ? j : r);
+}
+
+/* A block's visit of a row: its units u, u + G, ... < u_end of that row,
+ * `mine` tiles in all. u >= units: the block has no more. */
+typedef struct se_mk_visit {
+    unsigned u, u_end, row, mine;
+} se_mk_visit;
+
+SE_HD se_mk_visit se_mk_visit_at(unsigned u, unsigned units, unsigned q, unsigned n,
+                                 unsigned grid)
+{
+    se_mk_visit v;
+    v.u = u;
+    v.row = u < units ? u / q : 0;
+    v.mine = 0;
+    for (v.u_end = u; v.u_end < units && v.u_end / q == v.row; v.u_end += grid) {
+        unsigned j = v.u_end - v.row * q;
+        v.mine += se_mk_unit_start(j + 1, n, q) - se_mk_unit_start(j, n, q);
+    }
+    return v;
+}
+
+/* The tiles of a visit in order, m = 0 .. mine - 1 (q, n and grid as in
+ * se_mk_visit_at). */
+#define SE_MK_FOR_TILES(vis, m, tile, q, n, grid)                                          \
+    for (unsigned v_ = (vis).u, m = 0; v_ < (vis).u_end; v_ += (grid))                     \
+        for (unsigned j_ = v_ - (vis).row * (q), tile = se_mk_unit_start(j_, (n), (q));    \
+             tile < se_mk_unit_start(j_ + 1, (n), (q)); tile++, m++)
 
 #ifdef __cplusplus
 }
