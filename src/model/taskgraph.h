@@ -36,7 +36,7 @@ extern "C" {
 enum se_phase { SE_PHASE_A = 0, SE_PHASE_B, SE_PHASE_C, SE_PHASE_D, SE_PHASE_E, SE_NPHASES };
 
 /* Largest task count: task ids are int32 in the trace records, and the
- * megakernel's schedule (se_mk_plan) counts units, tiles and rows in 32
+ * megakernel's schedule (se_mk_visit_at) counts units, tiles and rows in 32
  * bits; the headroom of 2^20 keeps a block's next unit (u + G) from
  * overflowing. */
 #define SE_MAX_TASKS (INT32_MAX - (1 << 20))

@@ -103,22 +103,26 @@ static se_status sim_tiles(sim_state *s, const sim_plan *pl, const se_mk_visit *
     return SE_OK;
 }
 
-/* se_mk_arrive: the visit arrives with its tiles; the arrival that
- * completes the row runs the row task and adds the one that releases the
- * row (n + 1). A visit of the whole row counts the same way here; the
- * kernel skips the counter then, and no other block waits on it. */
-static se_status sim_row_task(sim_state *s, const sim_plan *pl, const se_mk_visit *v, int phase,
-                              se_err *err)
+/* se_mk_arrive, after the visit's tiles of tile phase A or C: the visit
+ * arrives with its tiles on the row's counter, and the arrival that brings
+ * it to the threshold runs the row task and adds the one that releases the
+ * row (threshold + 1). The counter, the threshold and the row task are the
+ * graph's own release rule (se_task_release). A visit of the whole row
+ * counts the same way here; the kernel skips the counter then, and no
+ * other block waits on it. */
+static se_status sim_row_task(sim_state *s, const se_mk_visit *v, int tile_phase, se_err *err)
 {
-    int64_t *ctr = &s->counters[(phase == SE_PHASE_B ? 0 : s->g->rows) + v->row];
+    se_release rel = se_task_release(s->g, se_task_id(s->g, tile_phase, v->row, 0));
+    int64_t *ctr = &s->counters[rel.counter];
     *ctr += v->mine;
-    if (*ctr > (int64_t)pl->n)
-        return se_fail(err, SE_ERR_VALIDATION, "row %u: %" PRId64 " arrivals for %u tiles", v->row,
-                       *ctr, pl->n);
-    if (*ctr < (int64_t)pl->n)
+    if (*ctr > rel.threshold)
+        return se_fail(err, SE_ERR_VALIDATION,
+                       "row %u: %" PRId64 " arrivals for %" PRId64 " tiles", v->row, *ctr,
+                       rel.threshold);
+    if (*ctr < rel.threshold)
         return SE_OK;
     ++*ctr;
-    return sim_run(s, se_task_id(s->g, phase, v->row, 0), err);
+    return sim_run(s, rel.first, err);
 }
 
 /* A simulated block: its visit and where it is in it. */
@@ -169,7 +173,7 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
             case S_A:
                 st = sim_tiles(&s, &pl, v, SE_PHASE_A, err);
                 if (st == SE_OK)
-                    st = sim_row_task(&s, &pl, v, SE_PHASE_B, err);
+                    st = sim_row_task(&s, v, SE_PHASE_A, err);
                 moved = 1;
                 break;
             case S_WAIT_B:
@@ -178,7 +182,7 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
             case S_C:
                 st = sim_tiles(&s, &pl, v, SE_PHASE_C, err);
                 if (st == SE_OK)
-                    st = sim_row_task(&s, &pl, v, SE_PHASE_D, err);
+                    st = sim_row_task(&s, v, SE_PHASE_C, err);
                 moved = 1;
                 break;
             case S_WAIT_D:

@@ -24,7 +24,7 @@ int64_t se_task_dep(const se_taskgeom *g, int64_t id, int64_t k);
  * and the limit. */
 se_status se_taskgeom_check(const se_taskgeom *g, se_err *err);
 
-/* Runs the megakernel's static schedule (se_mk_plan in taskgraph.h) on the
+/* Runs the megakernel's static schedule (se_mk_visit_at in taskgraph.h) on the
  * host: `blocks` simulated blocks whose shared memory holds k tiles each,
  * each taking its visits as the kernel does (A and the arrival, the wait for
  * B, C and the arrival, the wait for D, E), interleaved in a pseudo-random
