@@ -146,7 +146,7 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
         return st;
     sim_plan pl;
     pl.n = (unsigned)g->tiles_per_row;
-    pl.q = se_mk_units_per_row(pl.n, (unsigned)k);
+    pl.q = se_mk_row_units((unsigned)g->rows, pl.n, (unsigned)k, (unsigned)blocks);
     pl.units = (unsigned)g->rows * pl.q;
     pl.grid = (unsigned)blocks;
     sim_state s = {g, calloc((size_t)g->total, 1), calloc((size_t)(2 * g->rows), sizeof(int64_t)),

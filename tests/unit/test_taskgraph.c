@@ -354,6 +354,7 @@ static void test_simulation_runs_each_task_once_after_its_dependencies(void **st
     (void)state;
     const int blocks[] = {1, 2, 3, 8, 33, 132, 1000};
     const int ks[] = {1, 2, 3, 5};
+    int wide_cases = 0, plain_cases = 0; /* both kinds of se_mk_row_units */
     for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
         se_taskgeom g = geom_of(&small_geoms[i]);
         int64_t *order = malloc((size_t)g.total * sizeof *order);
@@ -370,9 +371,17 @@ static void test_simulation_runs_each_task_once_after_its_dependencies(void **st
                                  (long long)g.rows, (long long)g.cols, (long long)g.tile, ks[kk],
                                  blocks[w], (unsigned long long)seed, err.msg);
                     check_order(&g, order);
+                    unsigned n = (unsigned)g.tiles_per_row;
+                    if (se_mk_row_units((unsigned)g.rows, n, (unsigned)ks[kk], (unsigned)blocks[w]) <
+                        se_mk_units_per_row(n, (unsigned)ks[kk]))
+                        wide_cases++;
+                    else
+                        plain_cases++;
                 }
         free(order);
     }
+    assert_true(wide_cases > 0);
+    assert_true(plain_cases > 0);
 }
 
 /* The schedule's arithmetic: units of at most k tiles, as even as they go,
@@ -383,6 +392,19 @@ static void test_schedule_cuts_rows_into_even_units_of_at_most_k_tiles(void **st
     assert_int_equal(se_mk_units_per_row(1, 2), 1);    /* 4096x4096, tile 4096 */
     assert_int_equal(se_mk_units_per_row(1024, 2), 512); /* 4x4194304 */
     assert_int_equal(se_mk_units_per_row(7, 0), 7);    /* no room: a tile a unit */
+    /* Fewer rows than blocks, several visits a block otherwise: G / rows
+     * units a row. 4x4194304 on 792 blocks, k 2: 198 units a row, not 512;
+     * 256x1048576: 3; 8x1048576: 99; 4096 whole rows, 1024x32768 (more rows
+     * than blocks) and 8 rows of 2 units (one visit already) unchanged; more
+     * than half as many rows as blocks: one unit a row. */
+    assert_int_equal(se_mk_row_units(4, 1024, 2, 792), 198);
+    assert_int_equal(se_mk_row_units(256, 256, 2, 792), 3);
+    assert_int_equal(se_mk_row_units(8, 256, 2, 792), 99);
+    assert_int_equal(se_mk_row_units(4096, 1, 2, 792), 1);
+    assert_int_equal(se_mk_row_units(1024, 8, 2, 792), 4);
+    assert_int_equal(se_mk_row_units(8, 4, 2, 792), 2);
+    assert_int_equal(se_mk_row_units(4, 64, 2, 7), 1);
+    assert_int_equal(se_mk_row_units(3, 64, 2, 7), 2);
     for (unsigned n = 1; n < 300; n++)
         for (unsigned k = 1; k <= 8; k++) {
             unsigned q = se_mk_units_per_row(n, k), lo = n, hi = 0;
