@@ -73,11 +73,11 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
-expect 0 "53 of 84 (peer, shape) cases passed validation, 0 failed, 31 errors" table "$ref"
-expect 0 "4096x4096    cudnn                    43.20   [    42.91,     43.30]    0.485        [0.481, 0.488]    3106.9   0.808        0.787" table "$ref"
-expect 0 "4096x4096    megakernel_init           5.38   [     5.38,      5.54]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    rowblock                 29.54    0.631 torch-compile            60.59        2.051" table "$ref"
-expect 0 "graph-pdl against graph: graph-pdl is faster on 13 of 14 shapes" table "$ref"
+expect 0 "67 of 84 (peer, shape) cases passed validation, 0 failed, 17 errors" table "$ref"
+expect 0 "4096x4096    cudnn                    43.07   [    42.93,     43.30]    0.481        [0.478, 0.484]    3116.1   0.813        0.777" table "$ref"
+expect 0 "4096x4096    megakernel_init           5.57   [     5.57,      5.63]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    rowblock                 29.54    0.631 torch-compile            59.58        2.017" table "$ref"
+expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
 # archive and verify --archive (docs/ARCHIVE.md): refused before anything is written.
 expect 2 "archive: usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive "$ref"
 expect 2 "archive: -o needs a value" archive "$ref" -o

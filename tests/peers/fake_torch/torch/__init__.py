@@ -107,7 +107,9 @@ def softmax(t, dim=-1):
 def compile(fn, dynamic=None, fullgraph=False):
     def compiled(x):
         if os.environ.get("FAKE_TORCH_COMPILE_FAILS"):
-            raise RuntimeError("fake compile failure: backend exploded")
+            # coloured as the CUTLASS DSL colours its errors (ANSI escapes):
+            # peers.py keeps the text and drops the escapes
+            raise RuntimeError("\x1b[91m\x1b[1mfake compile failure:\x1b[0m backend exploded")
         return fn(x)
     return compiled
 

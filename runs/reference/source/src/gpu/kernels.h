@@ -75,7 +75,7 @@ se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks, cudaStream_
 
 /* megakernel: one cooperative launch of `blocks` persistent blocks that reset
  * the per-row counters, pass one grid barrier, then run their units of rows
- * on the static schedule (se_mk_plan in taskgraph.h). */
+ * on the static schedule (se_mk_visit_at in taskgraph.h). */
 se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
                                     se_err *err);
 

@@ -124,9 +124,10 @@ static __device__ __forceinline__ void se_mk_wait(const int32_t *ctr, int need)
 }
 
 /* Row-major ownership (se_mk_visit_at in taskgraph.h): each row's n tiles
- * are cut into q units of at most k tiles (k: the tiles the block's shared
- * memory holds), unit u = r q + j is block u mod G's, and a block runs its
- * units in order, a row at a time: all of its tiles of row r through A (x
+ * are cut into q units (se_mk_row_units, computed by the host: of at most
+ * k tiles, k the tiles the block's shared memory holds, unless there are
+ * fewer rows than blocks and that would give a block several visits),
+ * unit u = r q + j is block u mod G's, and a block runs its units in order, a row at a time: all of its tiles of row r through A (x
  * copied to shared memory, where it stays), one arrival on the row's
  * counter, the wait for B(r), C, one arrival, the wait for D(r), E; then
  * its next row. So a row's x is read from device memory once and y written
@@ -141,7 +142,7 @@ static __device__ __forceinline__ void se_mk_wait(const int32_t *ctr, int need)
  * counts nor waits. 6 blocks an SM (40 registers): more rows in flight
  * than fusion's 4. */
 __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __grid_constant__ se_gpu_problem pp,
-                                                                unsigned cache_elems)
+                                                                unsigned cache_elems, unsigned q)
 {
     const se_gpu_problem *p = &pp;
     __shared__ float red[2 * SE_TILE_WARPS];
@@ -154,8 +155,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
      * se_mk_unit_start keeps the products below n. */
     const unsigned n = (unsigned)p->tiles_per_row, tile_elems = (unsigned)p->tile;
     const int traced = p->trace.rec != NULL;
-    const unsigned q = se_mk_units_per_row(n, cache_elems / tile_elems),
-                   units = (unsigned)p->rows * q;
+    const unsigned units = (unsigned)p->rows * q; /* q: the host's (se_gpu_megakernel_enqueue) */
     /* the last slot may hold part of a tile (se_tile_slot) */
     const unsigned cached_max = (cache_elems + tile_elems - 1) / tile_elems;
     uint64_t t0 = 0;
@@ -236,7 +236,9 @@ extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int bloc
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));
-    void *args[] = {(void *)p, &cache_elems};
+    unsigned q = se_mk_row_units((unsigned)p->rows, (unsigned)p->tiles_per_row,
+                                 cache_elems / (unsigned)p->tile, (unsigned)blocks);
+    void *args[] = {(void *)p, &cache_elems, &q};
     return se_coop_launch((const void *)se_k_megakernel, "se_k_megakernel", args, smem, blocks,
                           stream, err);
 }

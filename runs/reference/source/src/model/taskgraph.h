@@ -36,7 +36,7 @@ extern "C" {
 enum se_phase { SE_PHASE_A = 0, SE_PHASE_B, SE_PHASE_C, SE_PHASE_D, SE_PHASE_E, SE_NPHASES };
 
 /* Largest task count: task ids are int32 in the trace records, and the
- * megakernel's schedule (se_mk_plan) counts units, tiles and rows in 32
+ * megakernel's schedule (se_mk_visit_at) counts units, tiles and rows in 32
  * bits; the headroom of 2^20 keeps a block's next unit (u + G) from
  * overflowing. */
 #define SE_MAX_TASKS (INT32_MAX - (1 << 20))
@@ -163,13 +163,32 @@ SE_HD se_release se_task_release(const se_taskgeom *g, int64_t id)
  * task id fits in an int32: SE_MAX_TASKS), for the kernel and for its host
  * simulation (se_mk_simulate in taskgraph_host.h). With k the tiles a
  * block's shared memory holds (at least 1), each row's n tiles are cut
- * into q = ceil(n / k) units of at most k tiles, as even as they go; unit
+ * into q = ceil(n / k) units of at most k tiles, as even as they go (or
+ * fewer, longer units: se_mk_row_units); unit
  * u = r q + j is block u mod G's. A block visits its units a row at a
  * time, in row order, and its units of one row (fewer blocks than units)
  * in one visit, so it never waits for itself. */
 SE_HD unsigned se_mk_units_per_row(unsigned n, unsigned k)
 {
     return k < 1 ? n : (n + k - 1) / k;
+}
+
+/* The units a row (the q above) on G blocks: ceil(n / k), except where
+ * that would give a block more than one visit (rows q > G) and there are
+ * fewer rows than blocks: then G / rows units a row, so every block makes
+ * one visit (A, one wait, C, one wait, E) and reads the tiles past its
+ * shared memory again from device memory (L2 where x fits), as fusion
+ * does, instead of 2 or 3 rounds of row-wide waits. On the H200
+ * (docs/PERFORMANCE.md, version 14): 4x4194304 1.468 -> 1.064 of fusion,
+ * 8x1048576 1.344 -> 1.041, 256x1048576 level. */
+SE_HD unsigned se_mk_row_units(unsigned rows, unsigned n, unsigned k, unsigned grid)
+{
+    unsigned q = se_mk_units_per_row(n, k);
+    if (rows < grid && (unsigned long long)rows * q > grid) {
+        unsigned w = grid / rows;
+        q = w < q ? w : q;
+    }
+    return q;
 }
 
 /* The first tile of unit j of a row's q units over n tiles: the first
