@@ -25,7 +25,7 @@ PACKAGES=(liger-kernel==0.8.5 quack-kernels==0.6.5 nvidia-cutlass-dsl==4.8.1
           nvidia-cutlass-dsl-libs-cu13==4.8.1
           apache-tvm-ffi==0.1.15.post2 torch-c-dlpack-ext==0.1.5 cuda-tile==1.7.0
           flashinfer-python==0.7.4)
-PART_BYTES=48M
+PART_BYTES=${SE_PEERS_PART_BYTES:-48M} # each call of a 64 MiB carry limit also takes the tree
 
 usage() {
     sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -1,0 +1,345 @@
+/*
+ * rowblock_rows.cu - rowblock's path for many short rows (at most
+ * SE_RB_ROWS_MAX_COLS columns): several rows a warp, every load and store
+ * 16 bytes wide whatever the row length, and a compile-time row length for
+ * the shortest rows of few-row shapes (launch-bound). rowblock.cu's
+ * dispatcher chooses it (rowblock.cuh).
+ *
+ * The design is OneFlow's SoftmaxWarpImpl (a group of G lanes per row, the
+ * row in the group's registers, shuffles within the group) with one change
+ * for rows whose length is not a multiple of 4: a block stages a
+ * contiguous span of whole rows through shared memory, so that the span is
+ * read and written as float4 (a scalar head and tail only at the span's two
+ * ends) and every row length, 37 or 100003 as well as 32, moves as a copy
+ * does. One read of x and one write of y.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "gpu/kernels.h"
+#include "gpu/rowblock.cuh"
+
+#include "gpu/se_cuda.h"
+
+/* A span: at most SE_RB_SPAN floats of whole rows (16 KiB), staged in
+ * shared memory with 4 floats of padding after every 32, so that the
+ * groups of a warp, which read rows cols apart, fall on different banks
+ * when cols is a multiple of 32 (float4 stays aligned: 32 and 4 are
+ * multiples of 4). SE_RB_SPAN_CH float4 a thread cover a span plus the
+ * misaligned chunk at each end. */
+#define SE_RB_SPAN_THREADS 256
+#define SE_RB_SPAN 4096
+#define SE_RB_SPAN_CH (SE_RB_SPAN / 4 / SE_RB_SPAN_THREADS + 1)
+#define SE_RB_SPAN_VMAX 16 /* values a lane, at most (512 columns, 32 lanes) */
+#define SE_RB_SPAN_PAD(i) ((i) + (((i) >> 5) << 2))
+#define SE_RB_SPAN_SMEM (SE_RB_SPAN_PAD(SE_RB_SPAN + 8) + 4)
+
+/* Rows a span holds: as many whole rows as SE_RB_SPAN floats take. */
+static __host__ __device__ __forceinline__ int se_rb_span_rows(int cols)
+{
+    return cols >= SE_RB_SPAN ? 1 : SE_RB_SPAN / cols;
+}
+
+/* One row's softmax from the G lanes of its group, each holding up to V
+ * values (column j + i G of the row for lane j of the group), invalid
+ * ones 0: the same arithmetic as the one-thread kernel, with the sums
+ * and maxima butterflied over the group (xor within G lanes, so every
+ * lane gets the same bits). Returns 1 / l, and leaves the exponentials
+ * in v. */
+static __device__ __forceinline__ float se_rb_group_softmax(float *v, int lane_in_group, int cols,
+                                                            double eps, const int G, const int V)
+{
+    float acc[2] = {0.0f, 0.0f}, mx = -INFINITY;
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+        acc[i & 1] = fmaf(v[i], v[i], acc[i & 1]);
+        if (lane_in_group + i * G < cols)
+            mx = fmaxf(mx, v[i]);
+    }
+    float ss = acc[0] + acc[1];
+#pragma unroll
+    for (int o = G / 2; o > 0; o >>= 1) {
+        ss += __shfl_xor_sync(0xffffffffu, ss, o);
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    }
+    const float rcols = __frcp_rn((float)cols);
+    float s;
+    if (isinf(ss)) { /* the float sum overflowed: again with scaled values (rowblock.cuh) */
+        float a2 = 0.0f;
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            float w = __fmul_rn(v[i], 0x1p-80f);
+            a2 = fmaf(w, w, a2);
+        }
+#pragma unroll
+        for (int o = G / 2; o > 0; o >>= 1)
+            a2 += __shfl_xor_sync(0xffffffffu, a2, o);
+        s = se_rb_scale_from_scaled_f(a2, rcols);
+    } else {
+        s = rsqrtf(__fmaf_rn(ss, rcols, (float)eps));
+    }
+    const float m = s * mx;
+    const float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(m, SE_RB_LOG2E);
+    acc[0] = acc[1] = 0.0f;
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+        v[i] = lane_in_group + i * G < cols ? se_rb_exp2_ftz(s2, v[i], m2) : 0.0f;
+        acc[i & 1] += v[i];
+    }
+    float l = acc[0] + acc[1];
+#pragma unroll
+    for (int o = G / 2; o > 0; o >>= 1)
+        l += __shfl_xor_sync(0xffffffffu, l, o);
+    return __frcp_rn(l);
+}
+
+/* Block b's span: rows [b R, b R + R) of `rows`, R = se_rb_span_rows.
+ * Loads: the span's float4 chunks in x's 16-byte frame, all issued before
+ * any is stored to shared memory (a chunk past the end of x element by
+ * element); `vec` = 0 when x or y is not 16-byte aligned (every element
+ * alone). Then each group of G lanes takes rows of the span in turn (a
+ * warp's lanes always together: every shuffle has all 32), and the block
+ * stores the span back as float4, the chunks that straddle its ends
+ * element by element (a neighbour span owns their other elements). */
+static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y, int64_t rows,
+                                                       int cols, double eps, int vec,
+                                                       se_trace_buf trace, const int G,
+                                                       const int V)
+{
+    __shared__ __align__(16) float sm[SE_RB_SPAN_SMEM];
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    const int tid = threadIdx.x;
+    const int R = se_rb_span_rows(cols);
+    const int64_t r0 = (int64_t)blockIdx.x * R;
+    const int nr = (int)(rows - r0 < R ? rows - r0 : R);
+    const int64_t s = r0 * cols, e = s + (int64_t)nr * cols, total = rows * (int64_t)cols;
+    const int64_t a0 = vec ? s & ~(int64_t)3 : s; /* first chunk's first element */
+    const int lead = (int)(s - a0);                 /* span element 0 is sm[PAD(lead)] */
+    const int nch = vec ? (int)((e - a0 + 3) >> 2) : 0;
+
+    if (vec) {
+        float4 c[SE_RB_SPAN_CH];
+#pragma unroll
+        for (int k = 0; k < SE_RB_SPAN_CH; k++) {
+            int q = tid + k * SE_RB_SPAN_THREADS;
+            int64_t g = a0 + 4 * (int64_t)q;
+            if (q < nch && g + 3 < total) {
+                c[k] = __ldg((const float4 *)(x + g));
+            } else if (q < nch) {
+                c[k].x = x[g];
+                c[k].y = g + 1 < total ? x[g + 1] : 0.0f;
+                c[k].z = g + 2 < total ? x[g + 2] : 0.0f;
+                c[k].w = 0.0f;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < SE_RB_SPAN_CH; k++) {
+            int q = tid + k * SE_RB_SPAN_THREADS;
+            if (q < nch)
+                *(float4 *)&sm[SE_RB_SPAN_PAD(4 * q)] = c[k];
+        }
+    } else {
+        for (int i = tid; i < nr * cols; i += SE_RB_SPAN_THREADS)
+            sm[SE_RB_SPAN_PAD(i)] = x[s + i];
+    }
+    __syncthreads();
+
+    const int lane = tid & 31, j = lane % G;
+    const int group = tid / G, groups = SE_RB_SPAN_THREADS / G;
+    for (int base = 0; base < nr; base += groups) { /* uniform per warp */
+        const int r = base + group;
+        const int off = (vec ? lead : 0) + (r < nr ? r : 0) * cols;
+        float v[SE_RB_SPAN_VMAX];
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            int c = j + i * G;
+            v[i] = r < nr && c < cols ? sm[SE_RB_SPAN_PAD(off + c)] : 0.0f;
+        }
+        float inv_l = se_rb_group_softmax(v, j, r < nr ? cols : 0, eps, G, V);
+        if (r < nr) {
+#pragma unroll
+            for (int i = 0; i < V; i++) {
+                int c = j + i * G;
+                if (c < cols)
+                    sm[SE_RB_SPAN_PAD(off + c)] = v[i] * inv_l;
+            }
+        }
+    }
+    __syncthreads();
+
+    if (vec) {
+#pragma unroll
+        for (int k = 0; k < SE_RB_SPAN_CH; k++) {
+            int q = tid + k * SE_RB_SPAN_THREADS;
+            int64_t g = a0 + 4 * (int64_t)q;
+            if (q >= nch)
+                continue;
+            float4 c = *(const float4 *)&sm[SE_RB_SPAN_PAD(4 * q)];
+            if (g >= s && g + 3 < e) {
+                __stcs((float4 *)(y + g), c);
+            } else {
+                if (g >= s && g < e)
+                    y[g] = c.x;
+                if (g + 1 >= s && g + 1 < e)
+                    y[g + 1] = c.y;
+                if (g + 2 >= s && g + 2 < e)
+                    y[g + 2] = c.z;
+                if (g + 3 >= s && g + 3 < e)
+                    y[g + 3] = c.w;
+            }
+        }
+    } else {
+        for (int i = tid; i < nr * cols; i += SE_RB_SPAN_THREADS)
+            y[s + i] = sm[SE_RB_SPAN_PAD(i)];
+    }
+    if (trace.rec) { /* a row ends when its span is stored */
+        __syncthreads();
+        for (int r = tid; r < nr; r += SE_RB_SPAN_THREADS)
+            se_trace_record(&trace, r0 + r, t0);
+    }
+}
+
+/* Each kernel: G lanes a row, at most V values a lane (G V >= cols). */
+#define SE_RB_SPAN_KERNEL(name, G, V)                                                          \
+    __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) name(const float *x, float *y,       \
+                                                               int64_t rows, int cols,         \
+                                                               double eps, int vec,            \
+                                                               se_trace_buf trace)             \
+    {                                                                                          \
+        se_rb_span_body(x, y, rows, cols, eps, vec, trace, G, V);                              \
+    }
+
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g1v1, 1, 1)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g1v2, 1, 2)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g1v4, 1, 4)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g1v8, 1, 8)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g2v8, 2, 8)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g4v8, 4, 8)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g8v8, 8, 8)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g16v8, 16, 8)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g32v8, 32, 8)
+SE_RB_SPAN_KERNEL(se_k_rowblock_span_g32v16, 32, 16)
+
+typedef void (*se_rb_span_fn)(const float *, float *, int64_t, int, double, int, se_trace_buf);
+
+/* The span kernel for rows of `cols` columns (1..SE_RB_ROWS_MAX_COLS):
+ * the fewest lanes a row (at most 8 values a lane, 16 at 512 columns),
+ * so a warp takes 32 / G rows at once. */
+static se_rb_span_fn rb_span_pick(int cols, const char **name)
+{
+    static const struct {
+        int g, v;
+        se_rb_span_fn fn;
+        const char *name;
+    } k[] = {
+        {1, 1, se_k_rowblock_span_g1v1, "se_k_rowblock_span_g1v1"},
+        {1, 2, se_k_rowblock_span_g1v2, "se_k_rowblock_span_g1v2"},
+        {1, 4, se_k_rowblock_span_g1v4, "se_k_rowblock_span_g1v4"},
+        {1, 8, se_k_rowblock_span_g1v8, "se_k_rowblock_span_g1v8"},
+        {2, 8, se_k_rowblock_span_g2v8, "se_k_rowblock_span_g2v8"},
+        {4, 8, se_k_rowblock_span_g4v8, "se_k_rowblock_span_g4v8"},
+        {8, 8, se_k_rowblock_span_g8v8, "se_k_rowblock_span_g8v8"},
+        {16, 8, se_k_rowblock_span_g16v8, "se_k_rowblock_span_g16v8"},
+        {32, 8, se_k_rowblock_span_g32v8, "se_k_rowblock_span_g32v8"},
+        {32, 16, se_k_rowblock_span_g32v16, "se_k_rowblock_span_g32v16"},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (cols <= k[i].g * k[i].v) {
+            *name = k[i].name;
+            return k[i].fn;
+        }
+    return NULL;
+}
+
+/* A compile-time row length for the one-thread kernel: rows of at most
+ * SE_RB_THREAD_COLS columns in shapes of few rows, where the launch and
+ * the chain of one thread are all the time there is (on the H200, 1x1 3.14
+ * us with the length a constant against 3.36 us with it a parameter,
+ * docs/PERFORMANCE.md). */
+static __device__ __forceinline__ void se_rb_thread_body(const float *x, float *y, int64_t rows,
+                                                         double eps, se_trace_buf trace,
+                                                         const int C)
+{
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows)
+        return;
+    float v[SE_RB_THREAD_COLS];
+#pragma unroll
+    for (int k = 0; k < C; k++)
+        v[k] = x[row * C + k];
+    float inv_l = se_rb_group_softmax(v, 0, C, eps, 1, C);
+#pragma unroll
+    for (int k = 0; k < C; k++)
+        y[row * C + k] = v[k] * inv_l;
+    if (trace.rec)
+        se_trace_record(&trace, row, t0);
+}
+
+#define SE_RB_THREADC_KERNEL(name, C)                                                         \
+    __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) name(const float *x, float *y,      \
+                                                               int64_t rows, int cols,        \
+                                                               double eps, int vec,           \
+                                                               se_trace_buf trace)            \
+    {                                                                                         \
+        se_rb_thread_body(x, y, rows, eps, trace, C);                                         \
+    }
+
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c1, 1)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c2, 2)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c3, 3)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c4, 4)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c5, 5)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c6, 6)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c7, 7)
+SE_RB_THREADC_KERNEL(se_k_rowblock_thread_c8, 8)
+
+static se_rb_span_fn rb_threadc_pick(int cols, const char **name)
+{
+    static const struct {
+        se_rb_span_fn fn;
+        const char *name;
+    } k[SE_RB_THREAD_COLS] = {
+        {se_k_rowblock_thread_c1, "se_k_rowblock_thread_c1"},
+        {se_k_rowblock_thread_c2, "se_k_rowblock_thread_c2"},
+        {se_k_rowblock_thread_c3, "se_k_rowblock_thread_c3"},
+        {se_k_rowblock_thread_c4, "se_k_rowblock_thread_c4"},
+        {se_k_rowblock_thread_c5, "se_k_rowblock_thread_c5"},
+        {se_k_rowblock_thread_c6, "se_k_rowblock_thread_c6"},
+        {se_k_rowblock_thread_c7, "se_k_rowblock_thread_c7"},
+        {se_k_rowblock_thread_c8, "se_k_rowblock_thread_c8"},
+    };
+    *name = k[cols - 1].name;
+    return k[cols - 1].fn;
+}
+
+/* Rows of at most SE_RB_ROWS_MAX_COLS columns: a thread a row with the
+ * length a constant where the whole shape is one span of rows of at most
+ * SE_RB_THREAD_COLS columns (launch-bound: no shared memory, no barrier on
+ * the chain), else the span kernels. */
+se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,
+                            se_trace_buf trace, cudaStream_t stream, se_err *err)
+{
+    const char *name = NULL;
+    int c = (int)cols;
+    if (cols <= SE_RB_THREAD_COLS && rows <= SE_RB_SPAN_THREADS) {
+        se_rb_span_fn fn = rb_threadc_pick(c, &name);
+        int threads = (int)((rows + 31) / 32 * 32);
+        fn<<<1, threads, 0, stream>>>(x, y, rows, c, eps, 0, trace);
+        SE_CUDA_LAUNCHED(name);
+        return SE_OK;
+    }
+    se_rb_span_fn fn = rb_span_pick(c, &name);
+    if (!fn)
+        return se_fail(err, SE_ERR_USAGE, "rowblock: no span kernel for rows of %lld columns",
+                       (long long)cols);
+    int R = se_rb_span_rows(c);
+    int64_t blocks = (rows + R - 1) / R;
+    if (blocks > INT32_MAX)
+        return se_fail(err, SE_ERR_LIMIT, "rowblock: %lld rows of %d columns need %lld blocks",
+                       (long long)rows, c, (long long)blocks);
+    int vec = ((uintptr_t)x & 15) == 0 && ((uintptr_t)y & 15) == 0;
+    fn<<<(unsigned)blocks, SE_RB_SPAN_THREADS, 0, stream>>>(x, y, rows, c, eps, vec, trace);
+    SE_CUDA_LAUNCHED(name);
+    return SE_OK;
+}
