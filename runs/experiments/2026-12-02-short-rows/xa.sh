@@ -4,7 +4,7 @@
 # new kernels, time rowblock and cuDNN against the copy on sweep shapes.
 set -uo pipefail
 exec > >(tee "$OUT/xa.log") 2>&1
-for f in .carry/*.deb; do dpkg -x "$f" /; done; ldconfig
+for f in .carry/deb/*.deb; do dpkg -x "$f" /; done; ldconfig
 t0=$(date +%s)
 scripts/build.sh -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"; git log -1 --oneline 2>&1 | head -1
