@@ -63,8 +63,14 @@ static __device__ __forceinline__ float se_rb_group_softmax(float *v, int lane_i
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
     }
     const float rcols = __frcp_rn((float)cols);
-    float s;
-    if (isinf(ss)) { /* the float sum overflowed: again with scaled values (rowblock.cuh) */
+    float s = rsqrtf(__fmaf_rn(ss, rcols, (float)eps));
+    /* A float sum that overflowed is summed again with scaled values
+     * (rowblock.cuh). The groups of a warp hold different rows, so the
+     * branch is taken by the whole warp when any of its rows needs it
+     * (every shuffle has all 32 lanes), and each row keeps its own s; a
+     * lane a row (G = 1, no shuffle; lanes past the last row have left)
+     * decides alone. */
+    if (G == 1 ? isinf(ss) : __any_sync(0xffffffffu, isinf(ss))) {
         float a2 = 0.0f;
 #pragma unroll
         for (int i = 0; i < V; i++) {
@@ -74,9 +80,8 @@ static __device__ __forceinline__ float se_rb_group_softmax(float *v, int lane_i
 #pragma unroll
         for (int o = G / 2; o > 0; o >>= 1)
             a2 += __shfl_xor_sync(0xffffffffu, a2, o);
-        s = se_rb_scale_from_scaled_f(a2, rcols);
-    } else {
-        s = rsqrtf(__fmaf_rn(ss, rcols, (float)eps));
+        if (isinf(ss))
+            s = se_rb_scale_from_scaled_f(a2, rcols);
     }
     const float m = s * mx;
     const float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(m, SE_RB_LOG2E);
