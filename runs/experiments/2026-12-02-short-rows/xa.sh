@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader
 S=$(sed -n 's/.*"\(70000x1,[^"]*\)"$/\1/p;' tests/CMakeLists.txt | head -1)
 S2=$(grep -o '"1x1,5x3,300x8,[^"]*"' tests/CMakeLists.txt | tr -d '"'); S3=$(grep -o '"40x300000,[^"]*"' tests/CMakeLists.txt | tr -d '"'); S4=$(grep -o '"2x2000000,[^"]*"' tests/CMakeLists.txt | tr -d '"')
 ALL="$S$S2$S3$S4"; echo "shapes: $ALL"
-timeout 120 build/softmax-evidence run --quiet --validate-only --strategies rowblock --shapes "$ALL,1x1048576,3x1000004,3x1000003,16x524288,1x16777216" 2>&1 | grep -E "FAIL|validation:"
+[ -n "${XA_SKIP_VALIDATE:-}" ] || timeout 120 build/softmax-evidence run --quiet --validate-only --strategies rowblock --shapes "$ALL,1x1048576,3x1000004,3x1000003,16x524288,1x16777216" 2>&1 | grep -E "FAIL|validation:"
 echo "validate rc=${PIPESTATUS[0]}"
 timeout 60 build/softmax-evidence run --quiet --validate-only --strategies rowblock --scale 1e36 --shapes "70000x1,3001x7,257x5,4097x33,100000x37,10x511,300x512,1x1,5x3,1x1048576,3x1000004" 2>&1 | tail -15
 for tool in memcheck racecheck; do
