@@ -38,6 +38,15 @@ SE_RB_SHORT_DECL(se_k_rowblock_span_g8v8)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g16v8)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g32v8)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g32v16)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g1)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g2)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g4)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g8)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g16)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g32)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g32p2)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g32p4)
+SE_RB_SHORT_DECL(se_k_rowblock_col1)
 SE_RB_SHORT_DECL(se_k_rowblock_thread_c1)
 SE_RB_SHORT_DECL(se_k_rowblock_thread_c2)
 SE_RB_SHORT_DECL(se_k_rowblock_thread_c3)
@@ -110,6 +119,24 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
              "rowblock, many rows of up to 256 columns, 32 lanes a row (float4 spans)"},
             {"se_k_rowblock_span_g32v16", (const void *)se_k_rowblock_span_g32v16, 256,
              "rowblock, many rows of up to 512 columns, 32 lanes a row (float4 spans)"},
+            {"se_k_rowblock_vec_g1", (const void *)se_k_rowblock_vec_g1, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 4 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g2", (const void *)se_k_rowblock_vec_g2, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 8 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g4", (const void *)se_k_rowblock_vec_g4, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 16 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g8", (const void *)se_k_rowblock_vec_g8, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 32 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g16", (const void *)se_k_rowblock_vec_g16, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 64 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g32", (const void *)se_k_rowblock_vec_g32, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 128 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g32p2", (const void *)se_k_rowblock_vec_g32p2, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 256 (float4 straight into registers)"},
+            {"se_k_rowblock_vec_g32p4", (const void *)se_k_rowblock_vec_g32p4, 256,
+             "rowblock, many rows of a multiple of 4 columns, up to 512 (float4 straight into registers)"},
+            {"se_k_rowblock_col1", (const void *)se_k_rowblock_col1, 256,
+             "rowblock, many rows of one column (4 rows a float4)"},
             {"se_k_rowblock_thread_c1", (const void *)se_k_rowblock_thread_c1, 256,
              "rowblock, up to 256 rows of 1 column (a thread a row, length a constant)"},
             {"se_k_rowblock_thread_c2", (const void *)se_k_rowblock_thread_c2, 256,

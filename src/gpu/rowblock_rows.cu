@@ -41,19 +41,19 @@ static __host__ __device__ __forceinline__ int se_rb_span_rows(int cols)
 }
 
 /* One row's softmax from the G lanes of its group, each holding up to V
- * values (column j + i G of the row for lane j of the group), invalid
- * ones 0: the same arithmetic as the one-thread kernel, with the sums
+ * values, value i inside the row where bit i of `valid` is set (the
+ * others 0): the same arithmetic as the one-thread kernel, with the sums
  * and maxima butterflied over the group (xor within G lanes, so every
  * lane gets the same bits). Returns 1 / l, and leaves the exponentials
  * in v. */
-static __device__ __forceinline__ float se_rb_group_softmax(float *v, int lane_in_group, int cols,
+static __device__ __forceinline__ float se_rb_group_softmax(float *v, unsigned valid, int cols,
                                                             double eps, const int G, const int V)
 {
     float acc[2] = {0.0f, 0.0f}, mx = -INFINITY;
 #pragma unroll
     for (int i = 0; i < V; i++) {
         acc[i & 1] = fmaf(v[i], v[i], acc[i & 1]);
-        if (lane_in_group + i * G < cols)
+        if ((valid >> i) & 1)
             mx = fmaxf(mx, v[i]);
     }
     float ss = acc[0] + acc[1];
@@ -88,7 +88,7 @@ static __device__ __forceinline__ float se_rb_group_softmax(float *v, int lane_i
     acc[0] = acc[1] = 0.0f;
 #pragma unroll
     for (int i = 0; i < V; i++) {
-        v[i] = lane_in_group + i * G < cols ? se_rb_exp2_ftz(s2, v[i], m2) : 0.0f;
+        v[i] = (valid >> i) & 1 ? se_rb_exp2_ftz(s2, v[i], m2) : 0.0f;
         acc[i & 1] += v[i];
     }
     float l = acc[0] + acc[1];
@@ -155,12 +155,14 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
         const int r = base + group;
         const int off = (vec ? lead : 0) + (r < nr ? r : 0) * cols;
         float v[SE_RB_SPAN_VMAX];
+        unsigned valid = 0;
 #pragma unroll
         for (int i = 0; i < V; i++) {
             int c = j + i * G;
             v[i] = r < nr && c < cols ? sm[SE_RB_SPAN_PAD(off + c)] : 0.0f;
+            valid |= (unsigned)(r < nr && c < cols) << i;
         }
-        float inv_l = se_rb_group_softmax(v, j, r < nr ? cols : 0, eps, G, V);
+        float inv_l = se_rb_group_softmax(v, valid, cols, eps, G, V);
         if (r < nr) {
 #pragma unroll
             for (int i = 0; i < V; i++) {
@@ -256,6 +258,151 @@ static se_rb_span_fn rb_span_pick(int cols, const char **name)
     return NULL;
 }
 
+/* Rows of a multiple of 4 columns (n4 = cols / 4 float4 chunks), x and y
+ * 16-byte aligned: straight from global memory into registers, no shared
+ * memory and no barrier. G lanes a row (the power of two at or above n4,
+ * at most 32), P chunks a lane (chunk j + p G of the row for lane j of
+ * its group), and R rows a group at once, so every lane has R P float4
+ * (64 bytes) in flight; a warp's loads of one (r, p) cover 32 / G
+ * consecutive rows. */
+static __device__ __forceinline__ void se_rb_vec_body(const float *x, float *y, int64_t rows,
+                                                      int cols, double eps, se_trace_buf trace,
+                                                      const int G, const int P, const int R)
+{
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    const int lane = threadIdx.x & 31, j = lane % G, k = lane / G, n4 = cols >> 2;
+    const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const int64_t base = warp * R * (32 / G) + k;
+    const float4 *x4 = (const float4 *)x;
+    float4 *y4 = (float4 *)y;
+    float v[4][16]; /* [r][4 p + component]: R P <= 4 */
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const int64_t row = base + (int64_t)r * (32 / G);
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            int c = j + p * G;
+            float4 a = row < rows && c < n4 ? __ldg(x4 + row * n4 + c)
+                                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[r][4 * p] = a.x;
+            v[r][4 * p + 1] = a.y;
+            v[r][4 * p + 2] = a.z;
+            v[r][4 * p + 3] = a.w;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const int64_t row = base + (int64_t)r * (32 / G);
+        unsigned valid = 0;
+#pragma unroll
+        for (int p = 0; p < P; p++)
+            valid |= (row < rows && j + p * G < n4 ? 0xfu : 0u) << (4 * p);
+        float inv_l = se_rb_group_softmax(v[r], valid, cols, eps, G, 4 * P);
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            int c = j + p * G;
+            if (row < rows && c < n4)
+                __stcs(y4 + row * n4 + c, make_float4(v[r][4 * p] * inv_l, v[r][4 * p + 1] * inv_l,
+                                                      v[r][4 * p + 2] * inv_l,
+                                                      v[r][4 * p + 3] * inv_l));
+        }
+        if (trace.rec && j == 0 && row < rows)
+            se_trace_record(&trace, row, t0);
+    }
+}
+
+#define SE_RB_VEC_KERNEL(name, G, P, R)                                                       \
+    __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) name(const float *x, float *y,      \
+                                                               int64_t rows, int cols,        \
+                                                               double eps, int vec,           \
+                                                               se_trace_buf trace)            \
+    {                                                                                         \
+        se_rb_vec_body(x, y, rows, cols, eps, trace, G, P, R);                                \
+    }
+
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g1, 1, 1, 4)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g2, 2, 1, 4)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g4, 4, 1, 4)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g8, 8, 1, 4)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g16, 16, 1, 4)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g32, 32, 1, 4)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g32p2, 32, 2, 2)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g32p4, 32, 4, 1)
+
+/* The vector kernel for n4 float4 a row (1..128) and the rows one warp
+ * takes. */
+static se_rb_span_fn rb_vec_pick(int n4, int *rows_per_warp, const char **name)
+{
+    static const struct {
+        int g, p, r;
+        se_rb_span_fn fn;
+        const char *name;
+    } k[] = {
+        {1, 1, 4, se_k_rowblock_vec_g1, "se_k_rowblock_vec_g1"},
+        {2, 1, 4, se_k_rowblock_vec_g2, "se_k_rowblock_vec_g2"},
+        {4, 1, 4, se_k_rowblock_vec_g4, "se_k_rowblock_vec_g4"},
+        {8, 1, 4, se_k_rowblock_vec_g8, "se_k_rowblock_vec_g8"},
+        {16, 1, 4, se_k_rowblock_vec_g16, "se_k_rowblock_vec_g16"},
+        {32, 1, 4, se_k_rowblock_vec_g32, "se_k_rowblock_vec_g32"},
+        {32, 2, 2, se_k_rowblock_vec_g32p2, "se_k_rowblock_vec_g32p2"},
+        {32, 4, 1, se_k_rowblock_vec_g32p4, "se_k_rowblock_vec_g32p4"},
+    };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (n4 <= k[i].g * k[i].p) {
+            *rows_per_warp = k[i].r * (32 / k[i].g);
+            *name = k[i].name;
+            return k[i].fn;
+        }
+    return NULL;
+}
+
+/* Rows of one column, x and y 16-byte aligned: a float4 holds 4 rows,
+ * and each thread loads 4 of them (16 rows) before any use; the rows past
+ * the last whole float4 (at most 3) one by one. */
+__global__ void __launch_bounds__(SE_RB_SPAN_THREADS) se_k_rowblock_col1(const float *x, float *y,
+                                                                        int64_t rows, int cols,
+                                                                        double eps, int vec,
+                                                                        se_trace_buf trace)
+{
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    const int64_t n4 = rows >> 2;
+    const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int64_t first = (t / 32) * 128 + (t % 32); /* a warp's 4 loads: 128 consecutive float4 */
+    float v[16];
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        int64_t i = first + 32 * q;
+        float4 a = i < n4 ? __ldg((const float4 *)x + i) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        v[4 * q] = a.x;
+        v[4 * q + 1] = a.y;
+        v[4 * q + 2] = a.z;
+        v[4 * q + 3] = a.w;
+    }
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        int64_t i = first + 32 * q;
+        if (i >= n4)
+            continue;
+        float o[4];
+#pragma unroll
+        for (int c = 0; c < 4; c++) {
+            float w = v[4 * q + c];
+            o[c] = w * se_rb_group_softmax(&w, 1u, 1, eps, 1, 1);
+        }
+        __stcs((float4 *)y + i, make_float4(o[0], o[1], o[2], o[3]));
+        if (trace.rec)
+            for (int c = 0; c < 4; c++)
+                se_trace_record(&trace, 4 * i + c, t0);
+    }
+    if (t < rows - 4 * n4) { /* the last rows, one a thread */
+        int64_t r = 4 * n4 + t;
+        float w = x[r];
+        y[r] = w * se_rb_group_softmax(&w, 1u, 1, eps, 1, 1);
+        if (trace.rec)
+            se_trace_record(&trace, r, t0);
+    }
+}
+
 /* A compile-time row length for the one-thread kernel: rows of at most
  * SE_RB_THREAD_COLS columns in shapes of few rows, where the launch and
  * the chain of one thread are all the time there is (on the H200, 1x1 3.14
@@ -273,7 +420,7 @@ static __device__ __forceinline__ void se_rb_thread_body(const float *x, float *
 #pragma unroll
     for (int k = 0; k < C; k++)
         v[k] = x[row * C + k];
-    float inv_l = se_rb_group_softmax(v, 0, C, eps, 1, C);
+    float inv_l = se_rb_group_softmax(v, (1u << C) - 1, C, eps, 1, C);
 #pragma unroll
     for (int k = 0; k < C; k++)
         y[row * C + k] = v[k] * inv_l;
@@ -321,7 +468,8 @@ static se_rb_span_fn rb_threadc_pick(int cols, const char **name)
 /* Rows of at most SE_RB_ROWS_MAX_COLS columns: a thread a row with the
  * length a constant where the whole shape is one span of rows of at most
  * SE_RB_THREAD_COLS columns (launch-bound: no shared memory, no barrier on
- * the chain), else the span kernels. */
+ * the chain); rows of a multiple of 4 columns straight into registers as
+ * float4; every other length through the float4-staged spans. */
 se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,
                             se_trace_buf trace, cudaStream_t stream, se_err *err)
 {
@@ -334,6 +482,28 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
         SE_CUDA_LAUNCHED(name);
         return SE_OK;
     }
+    int vec = ((uintptr_t)x & 15) == 0 && ((uintptr_t)y & 15) == 0;
+    if (vec && cols == 1) {
+        int64_t blocks = (rows / 4 + 4 * SE_RB_SPAN_THREADS - 1) / (4 * SE_RB_SPAN_THREADS);
+        blocks = blocks < 1 ? 1 : blocks;
+        if (blocks <= INT32_MAX) {
+            se_k_rowblock_col1<<<(unsigned)blocks, SE_RB_SPAN_THREADS, 0, stream>>>(x, y, rows, c,
+                                                                                   eps, 1, trace);
+            SE_CUDA_LAUNCHED("se_k_rowblock_col1");
+            return SE_OK;
+        }
+    }
+    if (vec && cols % 4 == 0) {
+        int rpw;
+        se_rb_span_fn fn = rb_vec_pick(c / 4, &rpw, &name);
+        int64_t per_block = (int64_t)rpw * (SE_RB_SPAN_THREADS / 32);
+        int64_t blocks = (rows + per_block - 1) / per_block;
+        if (fn && blocks <= INT32_MAX) {
+            fn<<<(unsigned)blocks, SE_RB_SPAN_THREADS, 0, stream>>>(x, y, rows, c, eps, 1, trace);
+            SE_CUDA_LAUNCHED(name);
+            return SE_OK;
+        }
+    }
     se_rb_span_fn fn = rb_span_pick(c, &name);
     if (!fn)
         return se_fail(err, SE_ERR_USAGE, "rowblock: no span kernel for rows of %lld columns",
@@ -343,7 +513,6 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
     if (blocks > INT32_MAX)
         return se_fail(err, SE_ERR_LIMIT, "rowblock: %lld rows of %d columns need %lld blocks",
                        (long long)rows, c, (long long)blocks);
-    int vec = ((uintptr_t)x & 15) == 0 && ((uintptr_t)y & 15) == 0;
     fn<<<(unsigned)blocks, SE_RB_SPAN_THREADS, 0, stream>>>(x, y, rows, c, eps, vec, trace);
     SE_CUDA_LAUNCHED(name);
     return SE_OK;
