@@ -387,7 +387,8 @@ __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) se_k_rowblock_col1(const f
 #pragma unroll
         for (int c = 0; c < 4; c++) {
             float w = v[4 * q + c];
-            o[c] = w * se_rb_group_softmax(&w, 1u, 1, eps, 1, 1);
+            float inv_l = se_rb_group_softmax(&w, 1u, 1, eps, 1, 1); /* w: the exponential */
+            o[c] = w * inv_l;
         }
         __stcs((float4 *)y + i, make_float4(o[0], o[1], o[2], o[3]));
         if (trace.rec)
@@ -397,7 +398,8 @@ __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) se_k_rowblock_col1(const f
     if (t < rows - 4 * n4) { /* the last rows, one a thread */
         int64_t r = 4 * n4 + t;
         float w = x[r];
-        y[r] = w * se_rb_group_softmax(&w, 1u, 1, eps, 1, 1);
+        float inv_l = se_rb_group_softmax(&w, 1u, 1, eps, 1, 1);
+        y[r] = w * inv_l;
         if (trace.rec)
             se_trace_record(&trace, r, t0);
     }
