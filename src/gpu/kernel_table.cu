@@ -29,15 +29,25 @@ __global__ void se_k_rowblock_reg16(const float *x, float *y, int cols, double e
     __global__ void name(const float *x, float *y, int64_t rows, int cols, double eps, int vec, \
                          se_trace_buf trace);
 SE_RB_SHORT_DECL(se_k_rowblock_span_g1v1)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g1v1_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g1v2)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g1v2_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g1v4)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g1v4_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g1v8)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g1v8_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g2v8)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g2v8_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g4v8)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g4v8_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g8v8)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g8v8_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g16v8)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g16v8_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g32v8)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g32v8_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_span_g32v16)
+SE_RB_SHORT_DECL(se_k_rowblock_span_g32v16_direct)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g1)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g2)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g4)
@@ -101,24 +111,44 @@ extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
              "rowblock, many rows of up to 8192 columns (32768 on a GPU without clusters)"},
             {"se_k_rowblock_span_g1v1", (const void *)se_k_rowblock_span_g1v1, 256,
              "rowblock, many rows of up to 1 columns, 1 lane a row (float4 spans)"},
+            {"se_k_rowblock_span_g1v1_direct", (const void *)se_k_rowblock_span_g1v1_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 1 columns, not a multiple of 4 (1 lane a row, straight from global memory)"},
             {"se_k_rowblock_span_g1v2", (const void *)se_k_rowblock_span_g1v2, 256,
              "rowblock, many rows of up to 2 columns, 1 lane a row (float4 spans)"},
+            {"se_k_rowblock_span_g1v2_direct", (const void *)se_k_rowblock_span_g1v2_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 2 columns, not a multiple of 4 (1 lane a row, straight from global memory)"},
             {"se_k_rowblock_span_g1v4", (const void *)se_k_rowblock_span_g1v4, 256,
              "rowblock, many rows of up to 4 columns, 1 lane a row (float4 spans)"},
+            {"se_k_rowblock_span_g1v4_direct", (const void *)se_k_rowblock_span_g1v4_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 4 columns, not a multiple of 4 (1 lane a row, straight from global memory)"},
             {"se_k_rowblock_span_g1v8", (const void *)se_k_rowblock_span_g1v8, 256,
              "rowblock, many rows of up to 8 columns, 1 lane a row (float4 spans)"},
+            {"se_k_rowblock_span_g1v8_direct", (const void *)se_k_rowblock_span_g1v8_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 8 columns, not a multiple of 4 (1 lane a row, straight from global memory)"},
             {"se_k_rowblock_span_g2v8", (const void *)se_k_rowblock_span_g2v8, 256,
              "rowblock, many rows of up to 16 columns, 2 lanes a row (float4 spans)"},
+            {"se_k_rowblock_span_g2v8_direct", (const void *)se_k_rowblock_span_g2v8_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 16 columns, not a multiple of 4 (2 lanes a row, straight from global memory)"},
             {"se_k_rowblock_span_g4v8", (const void *)se_k_rowblock_span_g4v8, 256,
              "rowblock, many rows of up to 32 columns, 4 lanes a row (float4 spans)"},
+            {"se_k_rowblock_span_g4v8_direct", (const void *)se_k_rowblock_span_g4v8_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 32 columns, not a multiple of 4 (4 lanes a row, straight from global memory)"},
             {"se_k_rowblock_span_g8v8", (const void *)se_k_rowblock_span_g8v8, 256,
              "rowblock, many rows of up to 64 columns, 8 lanes a row (float4 spans)"},
+            {"se_k_rowblock_span_g8v8_direct", (const void *)se_k_rowblock_span_g8v8_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 64 columns, not a multiple of 4 (8 lanes a row, straight from global memory)"},
             {"se_k_rowblock_span_g16v8", (const void *)se_k_rowblock_span_g16v8, 256,
              "rowblock, many rows of up to 128 columns, 16 lanes a row (float4 spans)"},
+            {"se_k_rowblock_span_g16v8_direct", (const void *)se_k_rowblock_span_g16v8_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 128 columns, not a multiple of 4 (16 lanes a row, straight from global memory)"},
             {"se_k_rowblock_span_g32v8", (const void *)se_k_rowblock_span_g32v8, 256,
              "rowblock, many rows of up to 256 columns, 32 lanes a row (float4 spans)"},
+            {"se_k_rowblock_span_g32v8_direct", (const void *)se_k_rowblock_span_g32v8_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 256 columns, not a multiple of 4 (32 lanes a row, straight from global memory)"},
             {"se_k_rowblock_span_g32v16", (const void *)se_k_rowblock_span_g32v16, 256,
              "rowblock, many rows of up to 512 columns, 32 lanes a row (float4 spans)"},
+            {"se_k_rowblock_span_g32v16_direct", (const void *)se_k_rowblock_span_g32v16_direct, 256,
+             "rowblock, at most 65536 elements in rows of up to 512 columns, not a multiple of 4 (32 lanes a row, straight from global memory)"},
             {"se_k_rowblock_vec_g1", (const void *)se_k_rowblock_vec_g1, 256,
              "rowblock, many rows of a multiple of 4 columns, up to 4 (float4 straight into registers)"},
             {"se_k_rowblock_vec_g2", (const void *)se_k_rowblock_vec_g2, 256,

@@ -30,6 +30,9 @@
 #define SE_RB_SPAN_THREADS 256
 #define SE_RB_SPAN 4096
 #define SE_RB_SPAN_CH (SE_RB_SPAN / 4 / SE_RB_SPAN_THREADS + 1)
+/* Shapes of at most this many elements whose rows are not a multiple of 4
+ * take the span kernels' direct form (launch-bound). */
+#define SE_RB_DIRECT_MAX 65536
 #define SE_RB_SPAN_VMAX 16 /* values a lane, at most (512 columns, 32 lanes) */
 #define SE_RB_SPAN_PAD(i) ((i) + (((i) >> 5) << 2))
 #define SE_RB_SPAN_SMEM (SE_RB_SPAN_PAD(SE_RB_SPAN + 8) + 4)
@@ -206,7 +209,42 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
     }
 }
 
-/* Each kernel: G lanes a row, at most V values a lane (G V >= cols). */
+/* Few rows of a length that is not a multiple of 4 (launch-bound shapes):
+ * each group of G lanes loads its row straight from global memory, value
+ * i of lane j being column j + i G, with no shared memory and no barrier
+ * on the chain (the span kernels' two barriers cost 8x37 1.1 us on the
+ * H200, docs/PERFORMANCE.md). One row a group. */
+static __device__ __forceinline__ void se_rb_direct_body(const float *x, float *y, int64_t rows,
+                                                         int cols, double eps, se_trace_buf trace,
+                                                         const int G, const int V)
+{
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    const int j = (threadIdx.x & 31) % G;
+    const int64_t row = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / G;
+    const float *xr = x + (row < rows ? row : 0) * cols;
+    float v[SE_RB_SPAN_VMAX];
+    unsigned valid = 0;
+#pragma unroll
+    for (int i = 0; i < V; i++) {
+        int c = j + i * G;
+        v[i] = row < rows && c < cols ? __ldg(xr + c) : 0.0f;
+        valid |= (unsigned)(row < rows && c < cols) << i;
+    }
+    float inv_l = se_rb_group_softmax(v, valid, cols, eps, G, V);
+    if (row < rows) {
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            int c = j + i * G;
+            if (c < cols)
+                y[row * cols + c] = v[i] * inv_l;
+        }
+        if (trace.rec && j == 0)
+            se_trace_record(&trace, row, t0);
+    }
+}
+
+/* Each pair of kernels: G lanes a row, at most V values a lane (G V >=
+ * cols), staged in spans, and (name_direct) straight from global memory. */
 #define SE_RB_SPAN_KERNEL(name, G, V)                                                          \
     __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) name(const float *x, float *y,       \
                                                                int64_t rows, int cols,         \
@@ -214,6 +252,12 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
                                                                se_trace_buf trace)             \
     {                                                                                          \
         se_rb_span_body(x, y, rows, cols, eps, vec, trace, G, V);                              \
+    }                                                                                          \
+    __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) name##_direct(                       \
+        const float *x, float *y, int64_t rows, int cols, double eps, int vec,                 \
+        se_trace_buf trace)                                                                    \
+    {                                                                                          \
+        se_rb_direct_body(x, y, rows, cols, eps, trace, G, V);                                 \
     }
 
 SE_RB_SPAN_KERNEL(se_k_rowblock_span_g1v1, 1, 1)
@@ -232,28 +276,29 @@ typedef void (*se_rb_span_fn)(const float *, float *, int64_t, int, double, int,
 /* The span kernel for rows of `cols` columns (1..SE_RB_ROWS_MAX_COLS):
  * the fewest lanes a row (at most 8 values a lane, 16 at 512 columns),
  * so a warp takes 32 / G rows at once. */
-static se_rb_span_fn rb_span_pick(int cols, const char **name)
+static se_rb_span_fn rb_span_pick(int cols, int direct, int *lanes, const char **name)
 {
     static const struct {
         int g, v;
-        se_rb_span_fn fn;
-        const char *name;
+        se_rb_span_fn fn, direct;
+        const char *name, *direct_name;
     } k[] = {
-        {1, 1, se_k_rowblock_span_g1v1, "se_k_rowblock_span_g1v1"},
-        {1, 2, se_k_rowblock_span_g1v2, "se_k_rowblock_span_g1v2"},
-        {1, 4, se_k_rowblock_span_g1v4, "se_k_rowblock_span_g1v4"},
-        {1, 8, se_k_rowblock_span_g1v8, "se_k_rowblock_span_g1v8"},
-        {2, 8, se_k_rowblock_span_g2v8, "se_k_rowblock_span_g2v8"},
-        {4, 8, se_k_rowblock_span_g4v8, "se_k_rowblock_span_g4v8"},
-        {8, 8, se_k_rowblock_span_g8v8, "se_k_rowblock_span_g8v8"},
-        {16, 8, se_k_rowblock_span_g16v8, "se_k_rowblock_span_g16v8"},
-        {32, 8, se_k_rowblock_span_g32v8, "se_k_rowblock_span_g32v8"},
-        {32, 16, se_k_rowblock_span_g32v16, "se_k_rowblock_span_g32v16"},
+        {1, 1, se_k_rowblock_span_g1v1, se_k_rowblock_span_g1v1_direct, "se_k_rowblock_span_g1v1", "se_k_rowblock_span_g1v1_direct"},
+        {1, 2, se_k_rowblock_span_g1v2, se_k_rowblock_span_g1v2_direct, "se_k_rowblock_span_g1v2", "se_k_rowblock_span_g1v2_direct"},
+        {1, 4, se_k_rowblock_span_g1v4, se_k_rowblock_span_g1v4_direct, "se_k_rowblock_span_g1v4", "se_k_rowblock_span_g1v4_direct"},
+        {1, 8, se_k_rowblock_span_g1v8, se_k_rowblock_span_g1v8_direct, "se_k_rowblock_span_g1v8", "se_k_rowblock_span_g1v8_direct"},
+        {2, 8, se_k_rowblock_span_g2v8, se_k_rowblock_span_g2v8_direct, "se_k_rowblock_span_g2v8", "se_k_rowblock_span_g2v8_direct"},
+        {4, 8, se_k_rowblock_span_g4v8, se_k_rowblock_span_g4v8_direct, "se_k_rowblock_span_g4v8", "se_k_rowblock_span_g4v8_direct"},
+        {8, 8, se_k_rowblock_span_g8v8, se_k_rowblock_span_g8v8_direct, "se_k_rowblock_span_g8v8", "se_k_rowblock_span_g8v8_direct"},
+        {16, 8, se_k_rowblock_span_g16v8, se_k_rowblock_span_g16v8_direct, "se_k_rowblock_span_g16v8", "se_k_rowblock_span_g16v8_direct"},
+        {32, 8, se_k_rowblock_span_g32v8, se_k_rowblock_span_g32v8_direct, "se_k_rowblock_span_g32v8", "se_k_rowblock_span_g32v8_direct"},
+        {32, 16, se_k_rowblock_span_g32v16, se_k_rowblock_span_g32v16_direct, "se_k_rowblock_span_g32v16", "se_k_rowblock_span_g32v16_direct"},
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
         if (cols <= k[i].g * k[i].v) {
-            *name = k[i].name;
-            return k[i].fn;
+            *lanes = k[i].g;
+            *name = direct ? k[i].direct_name : k[i].name;
+            return direct ? k[i].direct : k[i].fn;
         }
     return NULL;
 }
@@ -506,10 +551,18 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
             return SE_OK;
         }
     }
-    se_rb_span_fn fn = rb_span_pick(c, &name);
+    int g, direct = rows * cols <= SE_RB_DIRECT_MAX; /* launch-bound: no barrier on the chain */
+    se_rb_span_fn fn = rb_span_pick(c, direct, &g, &name);
     if (!fn)
         return se_fail(err, SE_ERR_USAGE, "rowblock: no span kernel for rows of %lld columns",
                        (long long)cols);
+    if (direct) {
+        int64_t threads = rows * g;
+        int64_t blocks = (threads + SE_RB_SPAN_THREADS - 1) / SE_RB_SPAN_THREADS;
+        fn<<<(unsigned)blocks, SE_RB_SPAN_THREADS, 0, stream>>>(x, y, rows, c, eps, 0, trace);
+        SE_CUDA_LAUNCHED(name);
+        return SE_OK;
+    }
     int R = se_rb_span_rows(c);
     int64_t blocks = (rows + R - 1) / R;
     if (blocks > INT32_MAX)

@@ -8,7 +8,10 @@ src=${1:?usage: kernel_table.sh SRC_DIR}
 exempt="se_k_profile_marker se_k_timer_resolution"
 defined=$( { grep -hoE "__global__ void( __launch_bounds__\([A-Z_0-9, ]+\))? se_k_[a-z_0-9]+\(" \
                  "$src"/gpu/*.cu | grep -oE "se_k_[a-z_0-9]+";
-             grep -hoE "^SE_RB_[A-Z_]*KERNEL\(se_k_[a-z_0-9]+" "$src"/gpu/*.cu | grep -oE "se_k_[a-z_0-9]+"; } |
+             grep -hoE "^SE_RB_[A-Z_]*KERNEL\(se_k_[a-z_0-9]+" "$src"/gpu/*.cu | grep -oE "se_k_[a-z_0-9]+";
+             # SE_RB_SPAN_KERNEL(name, ...) also defines name_direct.
+             grep -hoE "^SE_RB_SPAN_KERNEL\(se_k_[a-z_0-9]+" "$src"/gpu/*.cu | grep -oE "se_k_[a-z_0-9]+" |
+                 sed 's/$/_direct/'; } |
            sort -u)
 if [ -z "$defined" ]; then
     echo "FAIL: no kernel definitions found under $src/gpu" >&2
