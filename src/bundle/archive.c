@@ -213,8 +213,8 @@ static se_status select_remote(const se_archive_opts *o, const manifest_table *t
 }
 
 /* The manifest with remote.json's line added in order, the other lines
- * byte for byte, written to tmp (a name the manifest walk ignores). */
-static se_status extend_manifest(const char *run, const char *remote_hex, const char *tmp,
+ * byte for byte, written to the new file path (in the private folder). */
+static se_status extend_manifest(const char *run, const char *remote_hex, const char *path,
                                  se_err *err)
 {
     char *buf = NULL;
@@ -234,14 +234,15 @@ static se_status extend_manifest(const char *run, const char *remote_hex, const 
         }
         off = end;
     }
-    char path[4400];
-    se_path_join(run, tmp, path, sizeof path);
-    FILE *f = fopen(path, "wb");
+    FILE *f = NULL;
+    st = se_fcreate_new(path, path, &f, err);
     int ok = f && fwrite(buf, 1, at, f) == at && fputs(line, f) >= 0 &&
              fwrite(buf + at, 1, len - at, f) == len - at;
     if (f)
         ok = fclose(f) == 0 && ok;
     free(buf);
+    if (st != SE_OK)
+        return st;
     return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 
@@ -286,47 +287,68 @@ static int inside(const char *run, const char *output)
     return strncmp(od, rr, n) == 0 && (od[n] == '\0' || od[n] == '/');
 }
 
-/* Marks the selection remote-only: remote.json, the manifest extended by
- * its line (renamed into place), then the files removed. */
+/* Puts the two new files of the private folder priv in place: remote.json
+ * as a new name (link: never over anything), then MANIFEST.sha256 over the
+ * run's regular file (never over a link or anything else). On failure the
+ * run is as it was. */
+static se_status put_in_place(const char *run, const char *priv, se_err *err)
+{
+    char a[4400], b[4400];
+    struct stat sa, sb;
+    se_path_join(priv, SE_REMOTE_JSON, a, sizeof a);
+    se_path_join(run, SE_REMOTE_JSON, b, sizeof b);
+    if (lstat(a, &sa) != 0 || link(a, b) != 0)
+        return se_fail(err, SE_ERR_IO, "%s cannot be created: %s", b, strerror(errno));
+    char m[4400];
+    se_path_join(priv, SE_MANIFEST_NAME, a, sizeof a);
+    se_path_join(run, SE_MANIFEST_NAME, m, sizeof m);
+    se_status st = SE_OK;
+    if (lstat(m, &sb) != 0 || !S_ISREG(sb.st_mode))
+        st = se_fail(err, SE_ERR_IO, "%s is no longer a regular file; it is not replaced", m);
+    else if (rename(a, m) != 0)
+        st = se_fail(err, SE_ERR_IO, "%s cannot be replaced: %s", m, strerror(errno));
+    /* Undo remote.json only if it is still the link made above. */
+    if (st != SE_OK && lstat(b, &sb) == 0 && sb.st_ino == sa.st_ino && sb.st_dev == sa.st_dev)
+        unlink(b);
+    return st;
+}
+
+/* Marks the selection remote-only: remote.json and the manifest extended
+ * by its line are written as new files in a private folder the command
+ * creates in the run (mkdtemp), so that nothing planted in the run is
+ * written through; put in place (put_in_place); then the files removed,
+ * none through a link (se_unlink_below). */
 static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, se_err *err)
 {
-    static const char tmp_remote[] = SE_MANIFEST_TMP_PREFIX "-remote.json";
-    static const char tmp_manifest[] = SE_MANIFEST_TMP_PREFIX "-MANIFEST.sha256";
-    char a[4400], b[4400];
+    char priv[4400], a[4400];
+    if (snprintf(priv, sizeof priv, "%s/%s-XXXXXX", o->run, SE_MANIFEST_TMP_PREFIX) >=
+            (int)sizeof priv || !mkdtemp(priv))
+        return se_fail(err, SE_ERR_IO, "archive: a private folder in %s cannot be created: %s",
+                       o->run, strerror(errno));
     se_status st = se_manifest_sha256_without(o->run, SE_MANIFEST_NAME, SE_REMOTE_JSON,
-                                                r->manifest_sha256, err);
+                                              r->manifest_sha256, err);
     if (st == SE_OK)
-        st = se_remote_write(o->run, tmp_remote, r, err);
+        st = se_remote_write(priv, SE_REMOTE_JSON, r, err);
     unsigned char d[32];
     char hex[65];
-    se_path_join(o->run, tmp_remote, a, sizeof a);
+    se_path_join(priv, SE_REMOTE_JSON, a, sizeof a);
     if (st == SE_OK && (st = se_sha256_file(a, d, err)) == SE_OK) {
         se_hex32(d, hex);
-        st = extend_manifest(o->run, hex, tmp_manifest, err);
+        se_path_join(priv, SE_MANIFEST_NAME, a, sizeof a);
+        st = extend_manifest(o->run, hex, a, err);
     }
-    se_path_join(o->run, SE_REMOTE_JSON, b, sizeof b);
-    if (st == SE_OK && rename(a, b) != 0)
-        st = se_fail(err, SE_ERR_IO, "%s cannot be written: %s", b, strerror(errno));
-    se_path_join(o->run, tmp_manifest, a, sizeof a);
-    se_path_join(o->run, SE_MANIFEST_NAME, b, sizeof b);
-    if (st == SE_OK && rename(a, b) != 0)
-        st = se_fail(err, SE_ERR_IO, "%s cannot be replaced: %s", b, strerror(errno));
-    if (st != SE_OK) {
-        se_path_join(o->run, tmp_remote, a, sizeof a);
-        unlink(a);
-        se_path_join(o->run, tmp_manifest, a, sizeof a);
-        unlink(a);
+    if (st == SE_OK)
+        st = put_in_place(o->run, priv, err);
+    if (se_remove_tree(priv) != 0 && st == SE_OK)
+        st = se_fail(err, SE_ERR_IO, "archive: %s cannot be removed: %s", priv, strerror(errno));
+    if (st != SE_OK)
         return st;
-    }
     /* Only now, with the archive read back and the record in place. */
     for (size_t i = 0; i < r->n_files; i++) {
-        se_path_join(o->run, r->files[i], a, sizeof a);
-        if (unlink(a) != 0)
-            return se_fail(err, SE_ERR_IO, "%s cannot be removed: %s (it is in the archive; "
-                           "the run still verifies)", a, strerror(errno));
-        char *slash = strrchr(a, '/');
-        *slash = '\0';
-        rmdir(a); /* its folder, once empty; nothing happens while it is not */
+        se_err uerr = {{0}};
+        if (se_unlink_below(o->run, r->files[i], &uerr) != SE_OK)
+            return se_fail(err, SE_ERR_IO, "%s/%s (it is in the archive; the run still "
+                           "verifies)", o->run, uerr.msg);
     }
     if (out)
         fprintf(out, "remote-only: %zu files now live only in %s (remote.json); the manifest "

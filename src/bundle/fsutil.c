@@ -3,6 +3,7 @@
  */
 #define _XOPEN_SOURCE 700
 #define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* memrchr */
 #include "bundle/fsutil.h"
 
 #include <errno.h>
@@ -46,46 +47,155 @@ se_status se_open_regular(const char *path, const char *name, uint64_t max_bytes
     return st;
 }
 
-se_status se_open_below(const char *dir, const char *rel, uint64_t max_bytes, int *fd,
-                        uint64_t *size, se_err *err)
+/* The reason an openat below a folder failed with errno e. */
+static const char *below_why(int e)
 {
-    *fd = -1;
-    size_t n = strlen(rel);
-    if (n == 0 || rel[0] == '/' || n >= 4096)
-        return se_fail(err, SE_ERR_IO, "%.200s: cannot be read: not a relative path", rel);
+    return e == ELOOP     ? "a symbolic link"
+           : e == ENOTDIR ? "a path through a symbolic link or a file"
+                          : strerror(e);
+}
+
+/* Opens the first n bytes of rel ('/'-separated components) as folders
+ * below dir, each O_DIRECTORY|O_NOFOLLOW, none empty, "." or ".."; n 0:
+ * dir itself. Messages: "<rel>: <what>: ...". */
+static se_status open_dirs_below(const char *dir, const char *rel, size_t n, const char *what,
+                                 int *dfd, se_err *err)
+{
+    *dfd = -1;
     int cur = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (cur < 0)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s: %s", rel, dir, strerror(errno));
+        return se_fail(err, SE_ERR_IO, "%s: %s: %s: %s", rel, what, dir, strerror(errno));
     char comp[4096];
-    const char *p = rel;
-    for (;;) {
-        size_t len = strcspn(p, "/");
-        int last = p[len] == '\0';
-        if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.')) {
+    for (size_t at = 0; at < n;) {
+        size_t len = strcspn(rel + at, "/");
+        if (at + len > n)
+            len = n - at;
+        const char *p = rel + at;
+        if (len == 0 || len >= sizeof comp || (len == 1 && p[0] == '.') ||
+            (len == 2 && p[0] == '.' && p[1] == '.')) {
             close(cur);
-            return se_fail(err, SE_ERR_IO, "%s: cannot be read: an empty, \".\" or \"..\" "
-                           "component", rel);
+            return se_fail(err, SE_ERR_IO, "%s: %s: an empty, \".\" or \"..\" component", rel,
+                           what);
         }
         memcpy(comp, p, len);
         comp[len] = '\0';
-        int flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY);
-        int next = openat(cur, comp, flags);
+        int next = openat(cur, comp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_DIRECTORY);
         int e = errno;
         close(cur);
         if (next < 0)
-            return se_fail(err, SE_ERR_IO, "%s: cannot be read: %s", rel,
-                           e == ELOOP ? "a symbolic link"
-                           : e == ENOTDIR ? "a path through a symbolic link or a file"
-                                          : strerror(e));
+            return se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, below_why(e));
         cur = next;
-        if (last)
-            break;
-        p += len + 1;
+        at += len + 1;
     }
-    se_status st = check_regular(cur, rel, max_bytes, size, err);
+    *dfd = cur;
+    return SE_OK;
+}
+
+/* rel checked to be relative and of a sane length; *leaf its last
+ * component, *dir_len the bytes before it (its folders, without the '/'). */
+static se_status split_below(const char *rel, const char *what, const char **leaf,
+                             size_t *dir_len, se_err *err)
+{
+    size_t n = strlen(rel);
+    if (n == 0 || rel[0] == '/' || n >= 4096)
+        return se_fail(err, SE_ERR_IO, "%.200s: %s: not a relative path", rel, what);
+    const char *slash = strrchr(rel, '/');
+    *leaf = slash ? slash + 1 : rel;
+    *dir_len = slash ? (size_t)(slash - rel) : 0;
+    if (!**leaf || strcmp(*leaf, ".") == 0 || strcmp(*leaf, "..") == 0)
+        return se_fail(err, SE_ERR_IO, "%s: %s: an empty, \".\" or \"..\" component", rel, what);
+    return SE_OK;
+}
+
+se_status se_open_below(const char *dir, const char *rel, uint64_t max_bytes, int *fd,
+                        uint64_t *size, se_err *err)
+{
+    static const char what[] = "cannot be read";
+    *fd = -1;
+    const char *leaf = NULL;
+    size_t dlen = 0;
+    int dfd = -1;
+    se_status st = split_below(rel, what, &leaf, &dlen, err);
+    if (st == SE_OK)
+        st = open_dirs_below(dir, rel, dlen, what, &dfd, err);
+    if (st != SE_OK)
+        return st;
+    int cur = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    int e = errno;
+    close(dfd);
+    if (cur < 0)
+        return se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, below_why(e));
+    st = check_regular(cur, rel, max_bytes, size, err);
     if (st == SE_OK)
         *fd = cur;
     return st;
+}
+
+se_status se_open_dir_below(const char *dir, const char *rel, int *dfd, se_err *err)
+{
+    return open_dirs_below(dir, rel, strlen(rel), "cannot be opened", dfd, err);
+}
+
+se_status se_unlink_below(const char *dir, const char *rel, se_err *err)
+{
+    static const char what[] = "cannot be removed";
+    const char *leaf = NULL;
+    size_t dlen = 0;
+    int dfd = -1;
+    se_status st = split_below(rel, what, &leaf, &dlen, err);
+    if (st == SE_OK)
+        st = open_dirs_below(dir, rel, dlen, what, &dfd, err);
+    if (st != SE_OK)
+        return st;
+    struct stat sb;
+    if (fstatat(dfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+        st = se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, strerror(errno));
+    else if (!S_ISREG(sb.st_mode))
+        st = se_fail(err, SE_ERR_IO, "%s: %s: not a regular file", rel, what);
+    else if (unlinkat(dfd, leaf, 0) != 0)
+        st = se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, strerror(errno));
+    close(dfd);
+    if (st != SE_OK || dlen == 0)
+        return st;
+    /* Its folder, once empty (ENOTEMPTY while it is not), in its own parent. */
+    const char *pslash = memrchr(rel, '/', dlen);
+    size_t plen = pslash ? (size_t)(pslash - rel) : 0;
+    char folder[4096];
+    snprintf(folder, sizeof folder, "%.*s", (int)(dlen - (pslash ? plen + 1 : 0)),
+             pslash ? pslash + 1 : rel);
+    se_err ignored;
+    if (open_dirs_below(dir, rel, plen, what, &dfd, &ignored) == SE_OK) {
+        unlinkat(dfd, folder, AT_REMOVEDIR);
+        close(dfd);
+    }
+    return SE_OK;
+}
+
+se_status se_create_new(const char *path, const char *name, int *fd, se_err *err)
+{
+    *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (*fd < 0)
+        return se_fail(err, SE_ERR_IO, "%s: cannot be created: %s", name,
+                       errno == EEXIST ? "something of that name exists (a file, folder or "
+                                         "link); it is never replaced"
+                                       : strerror(errno));
+    return SE_OK;
+}
+
+se_status se_fcreate_new(const char *path, const char *name, FILE **f, se_err *err)
+{
+    int fd;
+    *f = NULL;
+    se_status st = se_create_new(path, name, &fd, err);
+    if (st != SE_OK)
+        return st;
+    *f = fdopen(fd, "wb");
+    if (!*f) {
+        close(fd);
+        unlink(path);
+        return se_fail(err, SE_ERR_NOMEM, "%s: cannot be written: %s", name, strerror(errno));
+    }
+    return SE_OK;
 }
 
 se_status se_fopen_below(const char *dir, const char *rel, uint64_t max_bytes, FILE **f,

@@ -38,6 +38,26 @@ se_status se_read_below(const char *dir, const char *rel, uint64_t max_bytes, ch
 se_status se_open_regular(const char *path, const char *name, uint64_t max_bytes, int *fd,
                           uint64_t *size, se_err *err);
 
+/* Creates path as a new file for writing, never through a symbolic link
+ * and never over anything that exists (O_CREAT|O_EXCL|O_NOFOLLOW, mode
+ * 0644 less the umask). `name` names it in messages ("<name>: cannot be
+ * created: File exists"). On success *fd is open (close it). */
+se_status se_create_new(const char *path, const char *name, int *fd, se_err *err);
+
+/* The same, as a stdio stream ("wb"; fclose it). */
+se_status se_fcreate_new(const char *path, const char *name, FILE **f, se_err *err);
+
+/* Opens the folder dir/rel (rel "" for dir itself) with no symbolic link
+ * in any component of rel (each opened O_DIRECTORY|O_NOFOLLOW below dir).
+ * On success *dfd is open (close it). */
+se_status se_open_dir_below(const char *dir, const char *rel, int *dfd, se_err *err);
+
+/* Removes the regular file dir/rel in its folder opened by
+ * se_open_dir_below, so that no link in rel's folders is followed; refuses
+ * (removing nothing) when it is not a regular file. Then removes that
+ * folder if it is left empty (never dir itself). */
+se_status se_unlink_below(const char *dir, const char *rel, se_err *err);
+
 /* mkdir -p: creates path and its missing parents; names the one that fails. */
 se_status se_mkdirs(const char *path, se_err *err);
 
