@@ -223,20 +223,25 @@ se_status manifest_mark_duplicates(line_list *l, line_rec ***sorted, size_t *n_s
     return SE_OK;
 }
 
-int manifest_is_listed(line_rec *const *sorted, size_t n, const char *path)
+const line_rec *manifest_find_listed(line_rec *const *sorted, size_t n, const char *path)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(sorted[mid]->path, path);
         if (c == 0)
-            return 1;
+            return sorted[mid];
         if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return 0;
+    return NULL;
+}
+
+int manifest_is_listed(line_rec *const *sorted, size_t n, const char *path)
+{
+    return manifest_find_listed(sorted, n, path) != NULL;
 }
 
 typedef struct lists_ctx {

@@ -321,8 +321,8 @@ static se_status write_text(const char *path, const char *text, se_err *err)
 
 /* Puts the filled pb->tmp in place as RUN/profile and rewrites the run's
  * manifest, all or nothing. The previous profile/ is first moved aside
- * inside the run under SE_MANIFEST_TMP_PREFIX, a name the manifest never
- * lists, so the rewrite walks the run as it will be. se_publish_commit
+ * inside the run, in a folder it creates (mkdtemp, SE_MANIFEST_TMP_PREFIX)
+ * and that the rewrite skips by name, so it walks the run as it will be. se_publish_commit
  * then renames the new folder in, and se_manifest_write writes the new
  * manifest to a temporary file renamed over MANIFEST.sha256, so the
  * manifest is the old one or the new one, never a mixture. If either step
@@ -348,7 +348,8 @@ static se_status publish_profile(const char *run_dir, se_publish *pb, se_err *er
     }
     se_status st = se_publish_commit(pb, err);
     if (st == SE_OK) {
-        st = se_manifest_write(run_dir, SE_MANIFEST_NAME, err);
+        const char *skip = aside[0] ? strrchr(aside, '/') + 1 : NULL;
+        st = se_manifest_write_skipping(run_dir, SE_MANIFEST_NAME, skip, err);
         if (st != SE_OK)
             se_remove_tree(pb->target);
     }
