@@ -246,29 +246,40 @@ static se_status extend_manifest(const char *run, const char *remote_hex, const 
     return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 
-/* FILE.sha256's one line, for se_write_replace. */
-typedef struct sha256_line {
-    const char *hex, *base;
-} sha256_line;
-
-static int fill_sha256_line(FILE *f, const void *ctx)
+/* Writes "<hex>  <base>\n" as the new file path (FILE.sha256's content). */
+static se_status write_sha256_file(const char *path, const char *hex, const char *base,
+                                   se_err *err)
 {
-    const sha256_line *l = ctx;
-    return fprintf(f, "%s  %s\n", l->hex, l->base) > 0 ? 0 : -1;
+    FILE *f = NULL;
+    se_status st = se_fcreate_new(path, path, &f, err);
+    if (st != SE_OK)
+        return st;
+    int ok = fprintf(f, "%s  %s\n", hex, base) > 0;
+    ok = fclose(f) == 0 && ok;
+    return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 
-/* Writes FILE.sha256 ("<hex>  <base>\n") through a temporary file. */
-static se_status write_sha256_file(const char *output, const char *hex, se_err *err)
+/* Puts the archive and its .sha256, made in the private folder, in place
+ * as FILE and FILE.sha256: links, so never over anything that exists
+ * (a name taken since the start fails the command); FILE is taken back
+ * when FILE.sha256 fails. */
+static se_status put_output(const char *tmp, const char *output, se_err *err)
 {
-    char path[4400], tmp[4500];
-    snprintf(path, sizeof path, "%s.sha256", output);
-    sha256_line line = {hex, strrchr(output, '/') ? strrchr(output, '/') + 1 : output};
-    se_replace_step step;
-    if (se_write_replace(path, tmp, sizeof tmp, fill_sha256_line, &line, &step) == 0)
+    char side[4400], tside[4920];
+    snprintf(side, sizeof side, "%s.sha256", output);
+    snprintf(tside, sizeof tside, "%s.sha256", tmp);
+    if (link(tmp, output) != 0)
+        return se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s", output,
+                       strerror(errno));
+    if (link(tside, side) == 0)
         return SE_OK;
-    if (step == SE_REPLACE_CREATE)
-        return se_fail(err, SE_ERR_IO, "%s cannot be written: %s", path, strerror(errno));
-    return se_fail(err, SE_ERR_IO, "%s cannot be written", path);
+    int e = errno;
+    struct stat a, b;
+    if (lstat(tmp, &a) == 0 && lstat(output, &b) == 0 && a.st_ino == b.st_ino &&
+        a.st_dev == b.st_dev)
+        unlink(output);
+    return se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s; %s was not put in place",
+                   side, strerror(e), output);
 }
 
 /* The output must not be inside the run (it would be an unlisted file). */
@@ -365,6 +376,13 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     if (lstat(o->output, &sb) == 0)
         return se_fail(err, SE_ERR_USAGE, "archive: -o %s: exists; an archive is never replaced "
                        "(remove it or choose another name)", o->output);
+    char side[4400];
+    if (snprintf(side, sizeof side, "%s.sha256", o->output) >= (int)sizeof side)
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %.200s...: too long", o->output);
+    if (lstat(side, &sb) == 0)
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %s: %s exists (%s); it is never replaced "
+                       "(remove it or choose another name)", o->output, side,
+                       S_ISREG(sb.st_mode) ? "a file" : "not a regular file");
     const char *base = strrchr(o->output, '/') ? strrchr(o->output, '/') + 1 : o->output;
     size_t bl = strlen(base);
     if (bl == 0 || bl > 200)
@@ -406,6 +424,7 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     }
     se_remote r;
     memset(&r, 0, sizeof r);
+    char wrap[4600] = "";
     for (size_t i = 0; i < t.n; i++)
         l.v[l.n++] = t.v[i].path;
     l.v[l.n++] = SE_MANIFEST_NAME;
@@ -418,14 +437,20 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     if (o->mark && (st = select_remote(o, &t, &r, &sel_bytes, err)) != SE_OK)
         goto done;
 
-    char tmp[4400];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", o->output);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        st = se_fail(err, SE_ERR_IO, "archive: a temporary file beside %s cannot be created: %s",
-                     o->output, strerror(errno));
+    /* Written in the command's own folder beside FILE (a crashed run's is
+     * removed by the next: se_owntmp_sweep). */
+    char parent[4400], tmp[4900];
+    if (base == o->output || base - o->output == 1)
+        snprintf(parent, sizeof parent, "%s", base == o->output ? "." : "/");
+    else
+        snprintf(parent, sizeof parent, "%.*s", (int)(base - o->output - 1), o->output);
+    se_owntmp_sweep(parent, base, "archive");
+    if ((st = se_owntmp_make(parent, base, "archive", wrap, sizeof wrap, err)) != SE_OK)
         goto done;
-    }
+    snprintf(tmp, sizeof tmp, "%s/%s", wrap, base);
+    int fd;
+    if ((st = se_create_new(tmp, tmp, &fd, err)) != SE_OK)
+        goto done;
     if (out)
         fprintf(out, "archive: writing %zu files of %s as %s/ into %s\n", l.n, o->run, run_id,
                 o->output);
@@ -454,13 +479,12 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
         se_hex32(d, hex);
     if (st == SE_OK && stat(tmp, &ab) != 0)
         st = se_fail(err, SE_ERR_IO, "archive: %s: %s", tmp, strerror(errno));
-    /* Never over an existing file: link fails if the name appeared since. */
-    if (st == SE_OK && link(tmp, o->output) != 0)
-        st = se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s", o->output,
-                     strerror(errno));
-    unlink(tmp);
+    char tside[4920];
+    snprintf(tside, sizeof tside, "%s.sha256", tmp);
     if (st == SE_OK)
-        st = write_sha256_file(o->output, hex, err);
+        st = write_sha256_file(tside, hex, base, err);
+    if (st == SE_OK)
+        st = put_output(tmp, o->output, err);
     if (st == SE_OK && out)
         fprintf(out, "archive: %s: %zu entries, %" PRIu64 " bytes, SHA-256 %s (read back: every "
                 "entry as the manifest lists it); %s.sha256 written\n", o->output, rep.entries,
@@ -489,6 +513,8 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
         }
     }
 done:
+    if (wrap[0])
+        se_remove_tree(wrap);
     se_remote_free(&r);
     free(l.v);
     archive_manifest_free(&t);

@@ -355,6 +355,8 @@ se_status se_manifest_write_skipping(const char *dir, const char *name, const ch
         st = se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
     if (fclose(f) != 0 && st == SE_OK)
         st = se_fail(err, SE_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
+    if (st == SE_OK)
+        st = se_check_replaceable(final, "manifest:", err);
     if (st == SE_OK && rename(tmp, final) != 0)
         st = se_fail(err, SE_ERR_IO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
     if (st != SE_OK) {

@@ -67,8 +67,8 @@ static se_status copy_run(const se_site *s, size_t *kept, size_t *left, se_err *
 {
     char path[SE_SITE_PATH_SIZE], dst[SE_SITE_PATH_SIZE * 3];
     se_path_join(s->tmp, SE_SITE_LEFT_OUT, dst, sizeof dst);
-    FILE *lo = fopen(dst, "w");
-    se_status st = lo ? SE_OK : se_fail(err, SE_ERR_IO, "%s: cannot be written", dst);
+    FILE *lo = NULL;
+    se_status st = se_fcreate_new(dst, SE_SITE_LEFT_OUT, &lo, err);
     *kept = *left = 0;
     for (size_t i = 0; st == SE_OK && i < s->rd.n_files; i++) {
         const se_run_file *f = &s->rd.files[i];

@@ -313,8 +313,12 @@ static se_status parse_ncu(const char *raw_path, FILE *kernels, const pcase *cas
 
 static se_status write_text(const char *path, const char *text, se_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) == EOF || fclose(f) != 0)
+    FILE *f;
+    se_status st = se_fcreate_new(path, path, &f, err); /* in the command's own new folder */
+    if (st != SE_OK)
+        return st;
+    int ok = fputs(text, f) != EOF;
+    if (fclose(f) != 0 || !ok)
         return se_fail(err, SE_ERR_IO, "%s: cannot be written", path);
     return SE_OK;
 }
@@ -382,10 +386,9 @@ static se_status import_raw(const char *run_dir, const pcase *cases, size_t n_ca
     json_t *totals = json_array(), *missing = json_array();
     size_t rows = 0;
     se_status st = SE_OK;
-    FILE *k = fopen(kpath, "w");
-    if (!k)
-        st = se_fail(err, SE_ERR_IO, "%s: cannot be written", kpath);
-    else {
+    FILE *k = NULL;
+    st = se_fcreate_new(kpath, kpath, &k, err);
+    if (st == SE_OK) {
         st = parse_ncu(raw, k, cases, n_cases, totals, missing, &rows, err);
         if (fclose(k) != 0 && st == SE_OK)
             st = se_fail(err, SE_ERR_IO, "%s: cannot be written", kpath);

@@ -162,23 +162,24 @@ fifo-key) # L9
     ;;
 figures-stale-temporary) # L10
     need_gnuplot
-    mkdir -p "$work/p/.out.incomplete-mine"; echo mine >"$work/p/.out.incomplete-mine/keep"
+    mkdir -p "$work/p/.out.incomplete-mine00"; echo mine >"$work/p/.out.incomplete-mine00/keep"
     "$bin" figures "$ref" "$work/p/out" >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 1 600); do
-        [ -n "$(leftovers "$work/p" .out.incomplete-mine)" ] && break
+        [ -n "$(leftovers "$work/p" .out.incomplete-mine00)" ] && break
         sleep 0.05
     done
     sleep 0.5; kill -9 "$pid"; wait "$pid" 2>/dev/null
-    left=$(leftovers "$work/p" .out.incomplete-mine)
+    left=$(leftovers "$work/p" .out.incomplete-mine00)
     [ -n "$left" ] && ok "SIGKILL left a temporary: $left" || bad "nothing to clean up: the kill came too late"
     expect "figures runs again" 0 "" -- "$bin" figures "$small" "$work/p/out"
-    left=$(leftovers "$work/p" out .out.incomplete-mine)
+    left=$(leftovers "$work/p" out .out.incomplete-mine00)
     [ -z "$left" ] && ok "the later run removed its stale temporary" || bad "left: $left"
-    same "a folder it did not make is kept" "$work/p/.out.incomplete-mine/keep" mine
+    same "a folder it did not make is kept" "$work/p/.out.incomplete-mine00/keep" mine
     ;;
 site-stale-temporary) # L10
     need_gnuplot
+    mkdir "$work/p"
     "$bin" site "$small" "$work/p/site" --quiet >/dev/null 2>&1 &
     pid=$!
     for _ in $(seq 1 600); do
@@ -194,18 +195,21 @@ site-stale-temporary) # L10
     ;;
 archive-stale-temporary) # L10
     need_archive
-    copy "$ref" "$work/run"
-    mkdir "$work/p"; echo mine >"$work/p/x.tar.gz.tmp-mine"
+    copy "$small" "$work/run"
+    mkdir -p "$work/p/.x.tar.gz.incomplete-mine00"; echo mine >"$work/p/x.tar.gz.tmp-mine"
+    echo mine >"$work/p/.x.tar.gz.incomplete-mine00/.softmax-evidence-temporary"
     # A crash while the archive is written: the file size limit kills it (SIGXFSZ).
     (ulimit -f 64; exec "$bin" archive "$work/run" -o "$work/p/x.tar.gz" --no-remote-only) >/dev/null 2>&1
     rc=$?
-    left=$(leftovers "$work/p" x.tar.gz.tmp-mine)
+    left=$(leftovers "$work/p" x.tar.gz.tmp-mine .x.tar.gz.incomplete-mine00)
     [ "$rc" -gt 128 ] && [ -n "$left" ] && ok "a crash (exit $rc) left a temporary: $left" ||
         bad "no crash left a temporary (exit $rc): $left"
     expect "archive runs again" 0 "" -- "$bin" archive "$work/run" -o "$work/p/x.tar.gz" --no-remote-only
-    left=$(leftovers "$work/p" x.tar.gz x.tar.gz.sha256 x.tar.gz.tmp-mine)
+    left=$(leftovers "$work/p" x.tar.gz x.tar.gz.sha256 x.tar.gz.tmp-mine .x.tar.gz.incomplete-mine00)
     [ -z "$left" ] && ok "the later run removed its stale temporary" || bad "left: $left"
     same "a file it did not make is kept" "$work/p/x.tar.gz.tmp-mine" mine
+    same "a look-alike folder with another marker is kept" \
+        "$work/p/.x.tar.gz.incomplete-mine00/.softmax-evidence-temporary" mine
     ;;
 *)
     echo "unknown case $case"; exit 2 ;;
