@@ -109,7 +109,7 @@ static se_status write_entry(struct archive *a, struct archive_entry *e, const c
     archive_entry_set_mtime(e, (time_t)mtime, 0);
     if (archive_write_header(a, e) != ARCHIVE_OK) {
         close(fd);
-        return se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_error_string(a));
+        return se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_why(a));
     }
     enum { BLOCK = 1 << 16 };
     static char block[BLOCK];
@@ -125,7 +125,7 @@ static se_status write_entry(struct archive *a, struct archive_entry *e, const c
         else if (done + (uint64_t)n > size)
             st = se_fail(err, SE_ERR_IO, "archive: %s grew while it was being archived", rel);
         else if (archive_write_data(a, block, (size_t)n) != n)
-            st = se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_error_string(a));
+            st = se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_why(a));
         else
             done += (uint64_t)n;
     }
@@ -154,11 +154,11 @@ static se_status write_archive(int fd, const char *run, const char *run_id, int6
              archive_write_set_filter_option(a, "gzip", "compression-level", lvl) != ARCHIVE_OK ||
              archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
              archive_write_open_fd(a, fd) != ARCHIVE_OK)
-        st = se_fail(err, SE_ERR_IO, "archive: libarchive: %s", archive_error_string(a));
+        st = se_fail(err, SE_ERR_IO, "archive: libarchive: %s", archive_why(a));
     for (size_t i = 0; st == SE_OK && i < l->n; i++)
         st = write_entry(a, e, run, run_id, l->v[i], mtime, err);
     if (a && st == SE_OK && archive_write_close(a) != ARCHIVE_OK)
-        st = se_fail(err, SE_ERR_IO, "archive: %s", archive_error_string(a));
+        st = se_fail(err, SE_ERR_IO, "archive: %s", archive_why(a));
     archive_entry_free(e);
     if (a)
         archive_write_free(a);

@@ -79,7 +79,10 @@ se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_f
     if (st != SE_OK) {
         const char *why = oerr.msg + strlen(mpath);
         why += strncmp(why, ": ", 2) == 0 ? 2 : 0;
-        st = se_fail(err, st, "cannot read manifest %s: %s", mpath, why);
+        /* Too large is a manifest no run of ours has: the run does not verify
+         * (exit 1, docs/CLI.md), not a device or memory limit (3). */
+        st = se_fail(err, st == SE_ERR_LIMIT ? SE_ERR_VALIDATION : st,
+                     "cannot read manifest %s: %s", mpath, why);
     }
     free(mpath);
     if (st != SE_OK)

@@ -146,6 +146,16 @@ se_status se_manifest_verify_archived(const char *dir, const char *name, FILE *o
                         r->dup_of);
             continue;
         }
+        /* The manifest cannot hash itself, nor list its own signature: a line
+         * for either is a forgery, not a remote-only file. */
+        if (strcmp(r->path, name) == 0 ||
+            (strcmp(name, SE_MANIFEST_NAME) == 0 && strcmp(r->path, SE_MANIFEST_SIG) == 0)) {
+            rep->malformed++;
+            if (out)
+                fprintf(out, "malformed: %s:%zu: lists %s, which a manifest never lists\n", name,
+                        r->line_no, r->path);
+            continue;
+        }
         rep->listed++;
         st = check_listed(dir, r, &on_disk, out, rep, archived, ctx);
         if (st != SE_OK) {

@@ -211,6 +211,85 @@ archive-stale-temporary) # L10
     same "a look-alike folder with another marker is kept" \
         "$work/p/.x.tar.gz.incomplete-mine00/.softmax-evidence-temporary" mine
     ;;
+perf-run-figures) # L11: the committed runs/perf run can be drawn
+    need_gnuplot
+    perf=$(ls -d "$src"/runs/perf/*/ | head -1)
+    expect "figures draws the committed perf run (a selected bundle)" 0 "fig4_timelines not drawn: " -- \
+        "$bin" figures "$perf" "$work/out"
+    [ -s "$work/out/report.md" ] && [ -s "$work/out/fig1_latency.svg" ] && ok "report and figures written" ||
+        bad "no report or figure in $work/out"
+    ;;
+archive-no-null) # L11: no "(null)" in the error for an archive without its gzip trailer
+    need_archive
+    copy "$small" "$work/run"
+    "$bin" archive "$work/run" -o "$work/x.tar.gz" --remote-min-bytes 0 >/dev/null 2>&1
+    size=$(stat -c %s "$work/x.tar.gz")
+    head -c $((size - 8)) "$work/x.tar.gz" >"$work/t.tar.gz"
+    out=$("$bin" verify "$work/run" --archive "$work/t.tar.gz" 2>&1); rc=$?
+    if [ "$rc" -ne 0 ] && ! grep -q "(null)" <<<"$out" && grep -q "t.tar.gz" <<<"$out"; then
+        ok "a trailer-less archive fails with a reason (exit $rc)"
+    else
+        bad "exit $rc, output:" "$out"
+    fi
+    ;;
+site-symlink-upfront) # L11: a symlinked OUT_DIR is refused before any work
+    copy "$small" "$work/run"
+    echo tampered >>"$work/run/run.json" # a run that does not verify: work would fail on it first
+    mkdir "$work/real"; ln -s "$work/real" "$work/link"
+    expect "site refuses a symbolic link as OUT_DIR before verifying the run" 2 "symbolic link" -- \
+        "$bin" site "$work/run" "$work/link" --quiet
+    ;;
+oversized-manifest) # L11: a run whose manifest is over the bound does not verify: exit 1
+    copy "$small" "$work/run"
+    truncate -s 70M "$work/run/MANIFEST.sha256"
+    expect "an oversized manifest exits 1 (docs/CLI.md: a run that does not verify)" 1 "bytes, more than" -- \
+        "$bin" verify "$work/run"
+    ;;
+world-readable-key) # L11: sign refuses a private key others may read, as ssh does
+    openssl genpkey -algorithm ed25519 -out "$work/key.pem" 2>/dev/null || skip "openssl cannot make a key"
+    copy "$small" "$work/run"
+    chmod 644 "$work/key.pem"
+    expect "sign refuses a world-readable private key" 2 "permissions 0644" -- \
+        "$bin" sign "$work/run" --key "$work/key.pem"
+    [ -e "$work/run/MANIFEST.sha256.sig" ] && bad "a signature was written" || ok "no signature written"
+    chmod 600 "$work/key.pem"
+    expect "sign takes the same key at mode 600" 0 "" -- "$bin" sign "$work/run" --key "$work/key.pem"
+    ;;
+manifest-lists-itself) # L11: a manifest that lists itself fails also without --strict
+    copy "$small" "$work/run"
+    printf '%064d  MANIFEST.sha256\n' 0 >>"$work/run/MANIFEST.sha256"
+    expect "a manifest listing itself fails verify (no --strict)" 1 "lists MANIFEST.sha256" -- \
+        "$bin" verify "$work/run"
+    ;;
+json-deep-unknown) # L11: unknown keys nested 2000 deep are refused, naming the field
+    copy "$small" "$work/a"
+    python3 - "$work/a/run.json" <<'EOF2'
+import sys
+p = sys.argv[1]; s = open(p).read().rstrip()
+open(p, "w").write(s[:-1] + ', "zzz": ' + '{"k": ' * 2000 + '1' + '}' * 2000 + '}\n')
+EOF2
+    rehash() { local h; h=$(sha256sum "$1/$2" | cut -d' ' -f1); sed -i "s|^[0-9a-f]\{64\}  $2\$|$h  $2|" "$1/MANIFEST.sha256"; }
+    rehash "$work/a" run.json
+    expect "run.json nested 2000 deep fails verify, naming the field" 1 "field 'zzz.k.k" -- \
+        "$bin" verify --strict "$work/a"
+    copy "$small" "$work/b"
+    python3 - "$work/b/run.json" <<'EOF2'
+import sys
+p = sys.argv[1]; s = open(p).read().rstrip()
+open(p, "w").write(s[:-1] + ', "zzz": 1}\n')
+EOF2
+    rehash "$work/b" run.json
+    expect "an unknown key in run.json fails verify, naming it" 1 "field 'zzz'" -- \
+        "$bin" verify --strict "$work/b"
+    ;;
+run-no-gpu-runs-dir) # L11: run with no GPU creates no --runs-dir
+    nvidia-smi -L >/dev/null 2>&1 && skip "this machine has a GPU: run would start"
+    expect "run with no GPU fails" 6 "no CUDA device" -- "$bin" run --runs-dir "$work/a/b/runs" --quiet
+    [ -e "$work/a" ] && bad "run left $(find "$work/a")" || ok "no folder was created"
+    mkdir "$work/keep"
+    "$bin" run --runs-dir "$work/keep" --quiet >/dev/null 2>&1
+    [ -d "$work/keep" ] && ok "an existing runs folder is kept" || bad "the existing runs folder was removed"
+    ;;
 *)
     echo "unknown case $case"; exit 2 ;;
 esac
