@@ -109,22 +109,35 @@ static se_status split_below(const char *rel, const char *what, const char **lea
     return SE_OK;
 }
 
+/* rel's folders opened below dir (dfd; close it), its last component leaf,
+ * and the bytes of rel before it (dlen). */
+typedef struct below {
+    const char *leaf;
+    size_t dlen;
+    int dfd;
+} below;
+
+/* split_below, then open_dirs_below for the folders before the leaf. */
+static se_status open_parent_below(const char *dir, const char *rel, const char *what, below *b,
+                                   se_err *err)
+{
+    b->dfd = -1;
+    se_status st = split_below(rel, what, &b->leaf, &b->dlen, err);
+    return st == SE_OK ? open_dirs_below(dir, rel, b->dlen, what, &b->dfd, err) : st;
+}
+
 se_status se_open_below(const char *dir, const char *rel, uint64_t max_bytes, int *fd,
                         uint64_t *size, se_err *err)
 {
     static const char what[] = "cannot be read";
     *fd = -1;
-    const char *leaf = NULL;
-    size_t dlen = 0;
-    int dfd = -1;
-    se_status st = split_below(rel, what, &leaf, &dlen, err);
-    if (st == SE_OK)
-        st = open_dirs_below(dir, rel, dlen, what, &dfd, err);
+    below b;
+    se_status st = open_parent_below(dir, rel, what, &b, err);
     if (st != SE_OK)
         return st;
-    int cur = openat(dfd, leaf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    int cur = openat(b.dfd, b.leaf, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     int e = errno;
-    close(dfd);
+    close(b.dfd);
     if (cur < 0)
         return se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, below_why(e));
     st = check_regular(cur, rel, max_bytes, size, err);
@@ -133,42 +146,33 @@ se_status se_open_below(const char *dir, const char *rel, uint64_t max_bytes, in
     return st;
 }
 
-se_status se_open_dir_below(const char *dir, const char *rel, int *dfd, se_err *err)
-{
-    return open_dirs_below(dir, rel, strlen(rel), "cannot be opened", dfd, err);
-}
-
 se_status se_unlink_below(const char *dir, const char *rel, se_err *err)
 {
     static const char what[] = "cannot be removed";
-    const char *leaf = NULL;
-    size_t dlen = 0;
-    int dfd = -1;
-    se_status st = split_below(rel, what, &leaf, &dlen, err);
-    if (st == SE_OK)
-        st = open_dirs_below(dir, rel, dlen, what, &dfd, err);
+    below b;
+    se_status st = open_parent_below(dir, rel, what, &b, err);
     if (st != SE_OK)
         return st;
     struct stat sb;
-    if (fstatat(dfd, leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0)
+    if (fstatat(b.dfd, b.leaf, &sb, AT_SYMLINK_NOFOLLOW) != 0)
         st = se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, strerror(errno));
     else if (!S_ISREG(sb.st_mode))
         st = se_fail(err, SE_ERR_IO, "%s: %s: not a regular file", rel, what);
-    else if (unlinkat(dfd, leaf, 0) != 0)
+    else if (unlinkat(b.dfd, b.leaf, 0) != 0)
         st = se_fail(err, SE_ERR_IO, "%s: %s: %s", rel, what, strerror(errno));
-    close(dfd);
-    if (st != SE_OK || dlen == 0)
+    close(b.dfd);
+    if (st != SE_OK || b.dlen == 0)
         return st;
     /* Its folder, once empty (ENOTEMPTY while it is not), in its own parent. */
-    const char *pslash = memrchr(rel, '/', dlen);
+    const char *pslash = memrchr(rel, '/', b.dlen);
     size_t plen = pslash ? (size_t)(pslash - rel) : 0;
     char folder[4096];
-    snprintf(folder, sizeof folder, "%.*s", (int)(dlen - (pslash ? plen + 1 : 0)),
+    snprintf(folder, sizeof folder, "%.*s", (int)(b.dlen - (pslash ? plen + 1 : 0)),
              pslash ? pslash + 1 : rel);
     se_err ignored;
-    if (open_dirs_below(dir, rel, plen, what, &dfd, &ignored) == SE_OK) {
-        unlinkat(dfd, folder, AT_REMOVEDIR);
-        close(dfd);
+    if (open_dirs_below(dir, rel, plen, what, &b.dfd, &ignored) == SE_OK) {
+        unlinkat(b.dfd, folder, AT_REMOVEDIR);
+        close(b.dfd);
     }
     return SE_OK;
 }

@@ -47,13 +47,9 @@ se_status se_create_new(const char *path, const char *name, int *fd, se_err *err
 /* The same, as a stdio stream ("wb"; fclose it). */
 se_status se_fcreate_new(const char *path, const char *name, FILE **f, se_err *err);
 
-/* Opens the folder dir/rel (rel "" for dir itself) with no symbolic link
- * in any component of rel (each opened O_DIRECTORY|O_NOFOLLOW below dir).
- * On success *dfd is open (close it). */
-se_status se_open_dir_below(const char *dir, const char *rel, int *dfd, se_err *err);
-
-/* Removes the regular file dir/rel in its folder opened by
- * se_open_dir_below, so that no link in rel's folders is followed; refuses
+/* Removes the regular file dir/rel in its folder, opened as se_open_below
+ * opens folders (each O_DIRECTORY|O_NOFOLLOW below dir), so that no link
+ * in rel's folders is followed; refuses
  * (removing nothing) when it is not a regular file. Then removes that
  * folder if it is left empty (never dir itself). */
 se_status se_unlink_below(const char *dir, const char *rel, se_err *err);

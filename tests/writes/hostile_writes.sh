@@ -46,6 +46,20 @@ need_archive() {
 need_gnuplot() { command -v gnuplot >/dev/null 2>&1 || skip "gnuplot is not installed"; }
 # Leftovers beside an output: names a command made there, other than OUT itself.
 leftovers() { (cd "$1" && ls -A | grep -v -x -F -f <(printf '%s\n' "${@:2}") || true); }
+# killed_midway DIR KEEP -- COMMAND...: starts COMMAND, and SIGKILLs it once
+# a name other than KEEP appeared in DIR (its temporary), as a crash would.
+killed_midway() {
+    local dir=$1 keep=$2; shift 3
+    "$@" >/dev/null 2>&1 &
+    local pid=$!
+    for _ in $(seq 1 600); do
+        [ -n "$(leftovers "$dir" "$keep")" ] && break
+        sleep 0.05
+    done
+    sleep 0.3; kill -9 "$pid"; wait "$pid" 2>/dev/null
+    left=$(leftovers "$dir" "$keep")
+    [ -n "$left" ] && ok "SIGKILL left a temporary: $left" || bad "nothing to clean up: the kill came too late"
+}
 
 case $case in
 archive-planted-links) # H1
@@ -163,15 +177,7 @@ fifo-key) # L9
 figures-stale-temporary) # L10
     need_gnuplot
     mkdir -p "$work/p/.out.incomplete-mine00"; echo mine >"$work/p/.out.incomplete-mine00/keep"
-    "$bin" figures "$ref" "$work/p/out" >/dev/null 2>&1 &
-    pid=$!
-    for _ in $(seq 1 600); do
-        [ -n "$(leftovers "$work/p" .out.incomplete-mine00)" ] && break
-        sleep 0.05
-    done
-    sleep 0.5; kill -9 "$pid"; wait "$pid" 2>/dev/null
-    left=$(leftovers "$work/p" .out.incomplete-mine00)
-    [ -n "$left" ] && ok "SIGKILL left a temporary: $left" || bad "nothing to clean up: the kill came too late"
+    killed_midway "$work/p" .out.incomplete-mine00 -- "$bin" figures "$ref" "$work/p/out"
     expect "figures runs again" 0 "" -- "$bin" figures "$small" "$work/p/out"
     left=$(leftovers "$work/p" out .out.incomplete-mine00)
     [ -z "$left" ] && ok "the later run removed its stale temporary" || bad "left: $left"
@@ -180,15 +186,7 @@ figures-stale-temporary) # L10
 site-stale-temporary) # L10
     need_gnuplot
     mkdir "$work/p"
-    "$bin" site "$small" "$work/p/site" --quiet >/dev/null 2>&1 &
-    pid=$!
-    for _ in $(seq 1 600); do
-        [ -n "$(leftovers "$work/p")" ] && break
-        sleep 0.05
-    done
-    sleep 0.3; kill -9 "$pid"; wait "$pid" 2>/dev/null
-    left=$(leftovers "$work/p")
-    [ -n "$left" ] && ok "SIGKILL left a temporary: $left" || bad "nothing to clean up: the kill came too late"
+    killed_midway "$work/p" "" -- "$bin" site "$small" "$work/p/site" --quiet
     expect "site runs again" 0 "" -- "$bin" site "$small" "$work/p/site" --quiet
     left=$(leftovers "$work/p" site)
     [ -z "$left" ] && ok "the later run removed its stale temporary" || bad "left: $left"
