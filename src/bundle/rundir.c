@@ -68,7 +68,7 @@ se_status se_rundir_begin(se_rundir *rd, const char *runs, se_err *err)
         snprintf(rd->id, sizeof rd->id, "%s-%d", base, k);
     }
     snprintf(rd->tmp, sizeof rd->tmp, "%s/.incomplete-%s-%ld", runs, rd->id, (long)getpid());
-    if (mkdir(rd->tmp, 0777) != 0)
+    if (mkdir(rd->tmp, 0755) != 0) /* its own: mkdir fails on any existing name */
         return se_fail(err, SE_ERR_IO, "cannot create %s: %s", rd->tmp, strerror(errno));
     rd->open = 1;
     struct sigaction sa;
