@@ -84,6 +84,15 @@ verify-sees-tmp-names) # M1
     printf '#!/bin/sh\necho payload\n' >"$work/a/.tmp-manifest-payload.sh"
     expect "an unlisted .tmp-manifest-payload.sh fails verify --strict" 1 \
         "unlisted: .tmp-manifest-payload.sh" -- "$bin" verify --strict "$work/a"
+    if openssl genpkey -algorithm ed25519 -out "$work/key.pem" 2>/dev/null &&
+        openssl pkey -in "$work/key.pem" -pubout -out "$work/key.pub" 2>/dev/null; then
+        copy "$small" "$work/s"
+        "$bin" sign "$work/s" --key "$work/key.pem" >/dev/null 2>&1
+        printf '#!/bin/sh\necho payload\n' >"$work/s/.tmp-manifest-payload.sh"
+        expect "a signed run with an unlisted .tmp-manifest-payload.sh fails --trusted-key" 1 \
+            "unlisted: .tmp-manifest-payload.sh" -- \
+            "$bin" verify --strict --trusted-key "$work/key.pub" "$work/s"
+    fi
     copy "$small" "$work/b"
     mkdir "$work/b/.tmp-manifestDIR"; echo x >"$work/b/.tmp-manifestDIR/x"
     expect "an unlisted .tmp-manifestDIR/ folder fails verify --strict" 1 \
