@@ -109,7 +109,7 @@ static se_status write_entry(struct archive *a, struct archive_entry *e, const c
     archive_entry_set_mtime(e, (time_t)mtime, 0);
     if (archive_write_header(a, e) != ARCHIVE_OK) {
         close(fd);
-        return se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_error_string(a));
+        return se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_why(a));
     }
     enum { BLOCK = 1 << 16 };
     static char block[BLOCK];
@@ -125,7 +125,7 @@ static se_status write_entry(struct archive *a, struct archive_entry *e, const c
         else if (done + (uint64_t)n > size)
             st = se_fail(err, SE_ERR_IO, "archive: %s grew while it was being archived", rel);
         else if (archive_write_data(a, block, (size_t)n) != n)
-            st = se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_error_string(a));
+            st = se_fail(err, SE_ERR_IO, "archive: %s: %s", rel, archive_why(a));
         else
             done += (uint64_t)n;
     }
@@ -154,11 +154,11 @@ static se_status write_archive(int fd, const char *run, const char *run_id, int6
              archive_write_set_filter_option(a, "gzip", "compression-level", lvl) != ARCHIVE_OK ||
              archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
              archive_write_open_fd(a, fd) != ARCHIVE_OK)
-        st = se_fail(err, SE_ERR_IO, "archive: libarchive: %s", archive_error_string(a));
+        st = se_fail(err, SE_ERR_IO, "archive: libarchive: %s", archive_why(a));
     for (size_t i = 0; st == SE_OK && i < l->n; i++)
         st = write_entry(a, e, run, run_id, l->v[i], mtime, err);
     if (a && st == SE_OK && archive_write_close(a) != ARCHIVE_OK)
-        st = se_fail(err, SE_ERR_IO, "archive: %s", archive_error_string(a));
+        st = se_fail(err, SE_ERR_IO, "archive: %s", archive_why(a));
     archive_entry_free(e);
     if (a)
         archive_write_free(a);
@@ -213,8 +213,8 @@ static se_status select_remote(const se_archive_opts *o, const manifest_table *t
 }
 
 /* The manifest with remote.json's line added in order, the other lines
- * byte for byte, written to tmp (a name the manifest walk ignores). */
-static se_status extend_manifest(const char *run, const char *remote_hex, const char *tmp,
+ * byte for byte, written to the new file path (in the private folder). */
+static se_status extend_manifest(const char *run, const char *remote_hex, const char *path,
                                  se_err *err)
 {
     char *buf = NULL;
@@ -234,40 +234,52 @@ static se_status extend_manifest(const char *run, const char *remote_hex, const 
         }
         off = end;
     }
-    char path[4400];
-    se_path_join(run, tmp, path, sizeof path);
-    FILE *f = fopen(path, "wb");
+    FILE *f = NULL;
+    st = se_fcreate_new(path, path, &f, err);
     int ok = f && fwrite(buf, 1, at, f) == at && fputs(line, f) >= 0 &&
              fwrite(buf + at, 1, len - at, f) == len - at;
     if (f)
         ok = fclose(f) == 0 && ok;
     free(buf);
+    if (st != SE_OK)
+        return st;
     return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 
-/* FILE.sha256's one line, for se_write_replace. */
-typedef struct sha256_line {
-    const char *hex, *base;
-} sha256_line;
-
-static int fill_sha256_line(FILE *f, const void *ctx)
+/* Writes "<hex>  <base>\n" as the new file path (FILE.sha256's content). */
+static se_status write_sha256_file(const char *path, const char *hex, const char *base,
+                                   se_err *err)
 {
-    const sha256_line *l = ctx;
-    return fprintf(f, "%s  %s\n", l->hex, l->base) > 0 ? 0 : -1;
+    FILE *f = NULL;
+    se_status st = se_fcreate_new(path, path, &f, err);
+    if (st != SE_OK)
+        return st;
+    int ok = fprintf(f, "%s  %s\n", hex, base) > 0;
+    ok = fclose(f) == 0 && ok;
+    return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 
-/* Writes FILE.sha256 ("<hex>  <base>\n") through a temporary file. */
-static se_status write_sha256_file(const char *output, const char *hex, se_err *err)
+/* Puts the archive and its .sha256, made in the private folder, in place
+ * as FILE and FILE.sha256: links, so never over anything that exists
+ * (a name taken since the start fails the command); FILE is taken back
+ * when FILE.sha256 fails. */
+static se_status put_output(const char *tmp, const char *output, se_err *err)
 {
-    char path[4400], tmp[4500];
-    snprintf(path, sizeof path, "%s.sha256", output);
-    sha256_line line = {hex, strrchr(output, '/') ? strrchr(output, '/') + 1 : output};
-    se_replace_step step;
-    if (se_write_replace(path, tmp, sizeof tmp, fill_sha256_line, &line, &step) == 0)
+    char side[4400], tside[4920];
+    snprintf(side, sizeof side, "%s.sha256", output);
+    snprintf(tside, sizeof tside, "%s.sha256", tmp);
+    if (link(tmp, output) != 0)
+        return se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s", output,
+                       strerror(errno));
+    if (link(tside, side) == 0)
         return SE_OK;
-    if (step == SE_REPLACE_CREATE)
-        return se_fail(err, SE_ERR_IO, "%s cannot be written: %s", path, strerror(errno));
-    return se_fail(err, SE_ERR_IO, "%s cannot be written", path);
+    int e = errno;
+    struct stat a, b;
+    if (lstat(tmp, &a) == 0 && lstat(output, &b) == 0 && a.st_ino == b.st_ino &&
+        a.st_dev == b.st_dev)
+        unlink(output);
+    return se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s; %s was not put in place",
+                   side, strerror(e), output);
 }
 
 /* The output must not be inside the run (it would be an unlisted file). */
@@ -286,47 +298,68 @@ static int inside(const char *run, const char *output)
     return strncmp(od, rr, n) == 0 && (od[n] == '\0' || od[n] == '/');
 }
 
-/* Marks the selection remote-only: remote.json, the manifest extended by
- * its line (renamed into place), then the files removed. */
+/* Puts the two new files of the private folder priv in place: remote.json
+ * as a new name (link: never over anything), then MANIFEST.sha256 over the
+ * run's regular file (never over a link or anything else). On failure the
+ * run is as it was. */
+static se_status put_in_place(const char *run, const char *priv, se_err *err)
+{
+    char a[4400], b[4400];
+    struct stat sa, sb;
+    se_path_join(priv, SE_REMOTE_JSON, a, sizeof a);
+    se_path_join(run, SE_REMOTE_JSON, b, sizeof b);
+    if (lstat(a, &sa) != 0 || link(a, b) != 0)
+        return se_fail(err, SE_ERR_IO, "%s cannot be created: %s", b, strerror(errno));
+    char m[4400];
+    se_path_join(priv, SE_MANIFEST_NAME, a, sizeof a);
+    se_path_join(run, SE_MANIFEST_NAME, m, sizeof m);
+    se_status st = SE_OK;
+    if (lstat(m, &sb) != 0 || !S_ISREG(sb.st_mode))
+        st = se_fail(err, SE_ERR_IO, "%s is no longer a regular file; it is not replaced", m);
+    else if (rename(a, m) != 0)
+        st = se_fail(err, SE_ERR_IO, "%s cannot be replaced: %s", m, strerror(errno));
+    /* Undo remote.json only if it is still the link made above. */
+    if (st != SE_OK && lstat(b, &sb) == 0 && sb.st_ino == sa.st_ino && sb.st_dev == sa.st_dev)
+        unlink(b);
+    return st;
+}
+
+/* Marks the selection remote-only: remote.json and the manifest extended
+ * by its line are written as new files in a private folder the command
+ * creates in the run (mkdtemp), so that nothing planted in the run is
+ * written through; put in place (put_in_place); then the files removed,
+ * none through a link (se_unlink_below). */
 static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, se_err *err)
 {
-    static const char tmp_remote[] = SE_MANIFEST_TMP_PREFIX "-remote.json";
-    static const char tmp_manifest[] = SE_MANIFEST_TMP_PREFIX "-MANIFEST.sha256";
-    char a[4400], b[4400];
+    char priv[4400], a[4400];
+    if (snprintf(priv, sizeof priv, "%s/%s-XXXXXX", o->run, SE_MANIFEST_TMP_PREFIX) >=
+            (int)sizeof priv || !mkdtemp(priv))
+        return se_fail(err, SE_ERR_IO, "archive: a private folder in %s cannot be created: %s",
+                       o->run, strerror(errno));
     se_status st = se_manifest_sha256_without(o->run, SE_MANIFEST_NAME, SE_REMOTE_JSON,
-                                                r->manifest_sha256, err);
+                                              r->manifest_sha256, err);
     if (st == SE_OK)
-        st = se_remote_write(o->run, tmp_remote, r, err);
+        st = se_remote_write(priv, SE_REMOTE_JSON, r, err);
     unsigned char d[32];
     char hex[65];
-    se_path_join(o->run, tmp_remote, a, sizeof a);
+    se_path_join(priv, SE_REMOTE_JSON, a, sizeof a);
     if (st == SE_OK && (st = se_sha256_file(a, d, err)) == SE_OK) {
         se_hex32(d, hex);
-        st = extend_manifest(o->run, hex, tmp_manifest, err);
+        se_path_join(priv, SE_MANIFEST_NAME, a, sizeof a);
+        st = extend_manifest(o->run, hex, a, err);
     }
-    se_path_join(o->run, SE_REMOTE_JSON, b, sizeof b);
-    if (st == SE_OK && rename(a, b) != 0)
-        st = se_fail(err, SE_ERR_IO, "%s cannot be written: %s", b, strerror(errno));
-    se_path_join(o->run, tmp_manifest, a, sizeof a);
-    se_path_join(o->run, SE_MANIFEST_NAME, b, sizeof b);
-    if (st == SE_OK && rename(a, b) != 0)
-        st = se_fail(err, SE_ERR_IO, "%s cannot be replaced: %s", b, strerror(errno));
-    if (st != SE_OK) {
-        se_path_join(o->run, tmp_remote, a, sizeof a);
-        unlink(a);
-        se_path_join(o->run, tmp_manifest, a, sizeof a);
-        unlink(a);
+    if (st == SE_OK)
+        st = put_in_place(o->run, priv, err);
+    if (se_remove_tree(priv) != 0 && st == SE_OK)
+        st = se_fail(err, SE_ERR_IO, "archive: %s cannot be removed: %s", priv, strerror(errno));
+    if (st != SE_OK)
         return st;
-    }
     /* Only now, with the archive read back and the record in place. */
     for (size_t i = 0; i < r->n_files; i++) {
-        se_path_join(o->run, r->files[i], a, sizeof a);
-        if (unlink(a) != 0)
-            return se_fail(err, SE_ERR_IO, "%s cannot be removed: %s (it is in the archive; "
-                           "the run still verifies)", a, strerror(errno));
-        char *slash = strrchr(a, '/');
-        *slash = '\0';
-        rmdir(a); /* its folder, once empty; nothing happens while it is not */
+        se_err uerr = {{0}};
+        if (se_unlink_below(o->run, r->files[i], &uerr) != SE_OK)
+            return se_fail(err, SE_ERR_IO, "%s/%s (it is in the archive; the run still "
+                           "verifies)", o->run, uerr.msg);
     }
     if (out)
         fprintf(out, "remote-only: %zu files now live only in %s (remote.json); the manifest "
@@ -343,6 +376,13 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     if (lstat(o->output, &sb) == 0)
         return se_fail(err, SE_ERR_USAGE, "archive: -o %s: exists; an archive is never replaced "
                        "(remove it or choose another name)", o->output);
+    char side[4400];
+    if (snprintf(side, sizeof side, "%s.sha256", o->output) >= (int)sizeof side)
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %.200s...: too long", o->output);
+    if (lstat(side, &sb) == 0)
+        return se_fail(err, SE_ERR_USAGE, "archive: -o %s: %s exists (%s); it is never replaced "
+                       "(remove it or choose another name)", o->output, side,
+                       S_ISREG(sb.st_mode) ? "a file" : "not a regular file");
     const char *base = strrchr(o->output, '/') ? strrchr(o->output, '/') + 1 : o->output;
     size_t bl = strlen(base);
     if (bl == 0 || bl > 200)
@@ -384,6 +424,7 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     }
     se_remote r;
     memset(&r, 0, sizeof r);
+    char wrap[4600] = "";
     for (size_t i = 0; i < t.n; i++)
         l.v[l.n++] = t.v[i].path;
     l.v[l.n++] = SE_MANIFEST_NAME;
@@ -396,14 +437,20 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
     if (o->mark && (st = select_remote(o, &t, &r, &sel_bytes, err)) != SE_OK)
         goto done;
 
-    char tmp[4400];
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", o->output);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        st = se_fail(err, SE_ERR_IO, "archive: a temporary file beside %s cannot be created: %s",
-                     o->output, strerror(errno));
+    /* Written in the command's own folder beside FILE (a crashed run's is
+     * removed by the next: se_owntmp_sweep). */
+    char parent[4400], tmp[4900];
+    if (base == o->output || base - o->output == 1)
+        snprintf(parent, sizeof parent, "%s", base == o->output ? "." : "/");
+    else
+        snprintf(parent, sizeof parent, "%.*s", (int)(base - o->output - 1), o->output);
+    se_owntmp_sweep(parent, base, "archive");
+    if ((st = se_owntmp_make(parent, base, "archive", wrap, sizeof wrap, err)) != SE_OK)
         goto done;
-    }
+    snprintf(tmp, sizeof tmp, "%s/%s", wrap, base);
+    int fd;
+    if ((st = se_create_new(tmp, tmp, &fd, err)) != SE_OK)
+        goto done;
     if (out)
         fprintf(out, "archive: writing %zu files of %s as %s/ into %s\n", l.n, o->run, run_id,
                 o->output);
@@ -432,13 +479,12 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
         se_hex32(d, hex);
     if (st == SE_OK && stat(tmp, &ab) != 0)
         st = se_fail(err, SE_ERR_IO, "archive: %s: %s", tmp, strerror(errno));
-    /* Never over an existing file: link fails if the name appeared since. */
-    if (st == SE_OK && link(tmp, o->output) != 0)
-        st = se_fail(err, SE_ERR_IO, "archive: %s cannot be created: %s", o->output,
-                     strerror(errno));
-    unlink(tmp);
+    char tside[4920];
+    snprintf(tside, sizeof tside, "%s.sha256", tmp);
     if (st == SE_OK)
-        st = write_sha256_file(o->output, hex, err);
+        st = write_sha256_file(tside, hex, base, err);
+    if (st == SE_OK)
+        st = put_output(tmp, o->output, err);
     if (st == SE_OK && out)
         fprintf(out, "archive: %s: %zu entries, %" PRIu64 " bytes, SHA-256 %s (read back: every "
                 "entry as the manifest lists it); %s.sha256 written\n", o->output, rep.entries,
@@ -467,6 +513,8 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
         }
     }
 done:
+    if (wrap[0])
+        se_remove_tree(wrap);
     se_remote_free(&r);
     free(l.v);
     archive_manifest_free(&t);

@@ -55,6 +55,11 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
                        const char *manifest_hex, const char *skip_path, verify_ctx *v, FILE *out,
                        archive_scan_report *rep, se_err *err);
 
+/* libarchive's message for a's last failure, never NULL: libarchive gives
+ * none for some truncated streams (a gzip stream without its trailer). */
+struct archive;
+const char *archive_why(struct archive *a);
+
 /* The order of entries in an archive: bytewise by path, except that
  * arrays/<shape>.x.f32 comes before every other arrays/<shape>.* entry (so
  * a shape's input is read before its outputs). */

@@ -137,6 +137,13 @@ static int path_ok(const char *p)
     return manifest_path_check(p, strlen(p), NULL, 0);
 }
 
+const char *archive_why(struct archive *a)
+{
+    const char *why = archive_error_string(a);
+    return why ? why : "the stream ends early, with no reason from libarchive (a gzip stream "
+                       "without its trailer, or a truncated tar)";
+}
+
 /* Reads the current entry's data (size bytes) through a SHA-256, into keep
  * (size bytes) when keep is not NULL. */
 static se_status read_entry(struct archive *a, const char *name, uint64_t size, unsigned char *keep,
@@ -152,7 +159,7 @@ static se_status read_entry(struct archive *a, const char *name, uint64_t size, 
         la_ssize_t n = archive_read_data(a, block, BLOCK);
         if (n < 0) {
             se_sha256_free(s);
-            return se_fail(err, SE_ERR_IO, "entry %s: %s", name, archive_error_string(a));
+            return se_fail(err, SE_ERR_IO, "entry %s: %s", name, archive_why(a));
         }
         if (n == 0)
             break;
@@ -253,7 +260,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     archive_read_support_format_tar(a);
     se_status st = SE_OK;
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-        st = se_fail(err, SE_ERR_IO, "%s: %s", path, archive_error_string(a));
+        st = se_fail(err, SE_ERR_IO, "%s: %s", path, archive_why(a));
         archive_read_free(a);
         return st;
     }
@@ -272,7 +279,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
             st = se_fail(err, SE_ERR_IO, "%s: after %zu entries: %s (truncated or corrupt)", path,
-                         rep->entries, archive_error_string(a));
+                         rep->entries, archive_why(a));
             break;
         }
         rep->entries++;

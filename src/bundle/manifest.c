@@ -140,11 +140,13 @@ int manifest_cmp_entry(const void *pa, const void *pb)
 }
 
 /* Adds every non-directory below root/rel to l (relative paths), recursing
- * into directories but never through a symbolic link. At the top level the
- * manifest itself, leftover temporary manifests and, beside a run's
- * manifest, its signature (SE_MANIFEST_SIG) are skipped. */
-static se_status walk(const char *root, const char *rel, const char *name, entry_list *l,
-                      se_err *err)
+ * into directories but never through a symbolic link. At the top level
+ * only the manifest itself, beside a run's manifest its signature
+ * (SE_MANIFEST_SIG), and `skip` (a folder the caller made there, or NULL)
+ * are skipped: every other name, dot-files and leftover temporaries
+ * included, is listed (and so reported as unlisted by verify). */
+static se_status walk(const char *root, const char *rel, const char *name, const char *skip,
+                      entry_list *l, se_err *err)
 {
     char *dirpath = rel[0] ? manifest_join_path(root, rel) : manifest_join_path("", root);
     if (!dirpath)
@@ -169,8 +171,7 @@ static se_status walk(const char *root, const char *rel, const char *name, entry
         const char *base = de->d_name;
         if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
             continue;
-        if (!rel[0] && (strcmp(base, name) == 0 ||
-                        strncmp(base, TMP_PREFIX, sizeof TMP_PREFIX - 1) == 0))
+        if (!rel[0] && (strcmp(base, name) == 0 || (skip && strcmp(base, skip) == 0)))
             continue;
         if (!rel[0] && strcmp(name, SE_MANIFEST_NAME) == 0 && strcmp(base, SE_MANIFEST_SIG) == 0)
             continue;
@@ -190,7 +191,7 @@ static se_status walk(const char *root, const char *rel, const char *name, entry
         }
         free(full);
         if (S_ISDIR(sb.st_mode)) {
-            st = walk(root, relpath, name, l, err);
+            st = walk(root, relpath, name, NULL, l, err);
             free(relpath);
         } else {
             st = entries_push(l, relpath, S_ISREG(sb.st_mode) ? 1 : 0, err);
@@ -203,11 +204,13 @@ static se_status walk(const char *root, const char *rel, const char *name, entry
     return st;
 }
 
-/* Walks dir and sorts what it found bytewise. */
-se_status manifest_list_dir(const char *dir, const char *name, entry_list *l, se_err *err)
+/* Walks dir (skipping the top-level `skip`, if not NULL) and sorts what it
+ * found bytewise. */
+static se_status list_dir_skipping(const char *dir, const char *name, const char *skip,
+                                   entry_list *l, se_err *err)
 {
     memset(l, 0, sizeof *l);
-    se_status st = walk(dir, "", name, l, err);
+    se_status st = walk(dir, "", name, skip, l, err);
     if (st != SE_OK) {
         manifest_entries_free(l);
         return st;
@@ -215,6 +218,11 @@ se_status manifest_list_dir(const char *dir, const char *name, entry_list *l, se
     if (l->n > 1)
         qsort(l->v, l->n, sizeof *l->v, manifest_cmp_entry);
     return SE_OK;
+}
+
+se_status manifest_list_dir(const char *dir, const char *name, entry_list *l, se_err *err)
+{
+    return list_dir_skipping(dir, name, NULL, l, err);
 }
 
 /* Writes the manifest lines for l to the open temporary file f. */
@@ -281,11 +289,17 @@ static se_status keep_remote_lines(const char *dir, const char *name, entry_list
 
 se_status se_manifest_write(const char *dir, const char *name, se_err *err)
 {
+    return se_manifest_write_skipping(dir, name, NULL, err);
+}
+
+se_status se_manifest_write_skipping(const char *dir, const char *name, const char *skip,
+                                     se_err *err)
+{
     se_status st = manifest_check_name(name, err);
     if (st != SE_OK)
         return st;
     entry_list l;
-    st = manifest_list_dir(dir, name, &l, err);
+    st = list_dir_skipping(dir, name, skip, &l, err);
     if (st != SE_OK)
         return st;
     for (size_t i = 0; i < l.n; i++) {
@@ -341,6 +355,8 @@ se_status se_manifest_write(const char *dir, const char *name, se_err *err)
         st = se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
     if (fclose(f) != 0 && st == SE_OK)
         st = se_fail(err, SE_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
+    if (st == SE_OK)
+        st = se_check_replaceable(final, "manifest:", err);
     if (st == SE_OK && rename(tmp, final) != 0)
         st = se_fail(err, SE_ERR_IO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
     if (st != SE_OK) {

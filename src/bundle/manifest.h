@@ -20,10 +20,12 @@
 
 #define SE_MANIFEST_NAME "MANIFEST.sha256"
 
-/* Top-level entries of a directory whose names start with this are never
- * listed, written or reported as unlisted: the manifest's own temporary
- * file, and what a caller moves aside while it rewrites the manifest
- * (profile's previous profile/ folder). */
+/* The prefix of the temporary names the program makes in a directory
+ * while it rewrites its manifest (the manifest's own temporary file,
+ * archive's private folder, profile's previous profile/ folder). Such a
+ * name is listed and reported like any other (a leftover is `unlisted`):
+ * only the one folder the caller names to se_manifest_write_skipping is
+ * left out of the walk. */
 #define SE_MANIFEST_TMP_PREFIX ".tmp-manifest"
 
 /* Bounds on an untrusted manifest: its size (checked from fstat before
@@ -40,6 +42,12 @@
  * symbolic link, a non-regular file, or a path with other characters,
  * naming it. */
 se_status se_manifest_write(const char *dir, const char *name, se_err *err);
+
+/* The same, leaving out the top-level entry `skip`: a folder the caller
+ * itself created in dir (mkdtemp) and removes once the manifest is in
+ * place (profile's previous profile/, moved aside). */
+se_status se_manifest_write_skipping(const char *dir, const char *name, const char *skip,
+                                     se_err *err);
 
 typedef struct se_manifest_report {
     size_t listed;      /* lines in the manifest */
@@ -96,9 +104,11 @@ se_status se_manifest_lists(const char *dir, const char *name, const char *rel, 
 
 /* Whether dir may be replaced by a command (`who`: site, figures) that
  * wrote dir/<name> over its earlier output: SE_OK when dir holds that
- * manifest, well formed, and nothing else than the regular files it lists.
- * Otherwise SE_ERR_USAGE naming the first file the user added there (or the
- * missing manifest): the caller must leave dir untouched. */
+ * manifest, well formed, and nothing else than the regular files it lists,
+ * each with the SHA-256 listed (as the command wrote it; dot-files and
+ * temporary-looking names count like any other). Otherwise SE_ERR_USAGE
+ * naming the first file the user added or changed there (or the missing
+ * manifest): the caller must leave dir untouched. */
 se_status se_manifest_own_output(const char *dir, const char *name, const char *who, se_err *err);
 
 /* SHA-256 (hex) of dir/<name> without the one line that lists rel: for a

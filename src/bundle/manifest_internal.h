@@ -84,4 +84,7 @@ se_status manifest_mark_duplicates(line_list *l, line_rec ***sorted, size_t *n_s
 /* 1 when path is among the n sorted well-formed lines. */
 int manifest_is_listed(line_rec *const *sorted, size_t n, const char *path);
 
+/* Its line among the n sorted well-formed lines, or NULL. */
+const line_rec *manifest_find_listed(line_rec *const *sorted, size_t n, const char *path);
+
 #endif

@@ -79,7 +79,10 @@ se_status se_manifest_read(const char *dir, const char *name, se_manifest_line_f
     if (st != SE_OK) {
         const char *why = oerr.msg + strlen(mpath);
         why += strncmp(why, ": ", 2) == 0 ? 2 : 0;
-        st = se_fail(err, st, "cannot read manifest %s: %s", mpath, why);
+        /* Too large is a manifest no run of ours has: the run does not verify
+         * (exit 1, docs/CLI.md), not a device or memory limit (3). */
+        st = se_fail(err, st == SE_ERR_LIMIT ? SE_ERR_VALIDATION : st,
+                     "cannot read manifest %s: %s", mpath, why);
     }
     free(mpath);
     if (st != SE_OK)
@@ -223,20 +226,25 @@ se_status manifest_mark_duplicates(line_list *l, line_rec ***sorted, size_t *n_s
     return SE_OK;
 }
 
-int manifest_is_listed(line_rec *const *sorted, size_t n, const char *path)
+const line_rec *manifest_find_listed(line_rec *const *sorted, size_t n, const char *path)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(sorted[mid]->path, path);
         if (c == 0)
-            return 1;
+            return sorted[mid];
         if (c < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return 0;
+    return NULL;
+}
+
+int manifest_is_listed(line_rec *const *sorted, size_t n, const char *path)
+{
+    return manifest_find_listed(sorted, n, path) != NULL;
 }
 
 typedef struct lists_ctx {

@@ -146,6 +146,16 @@ se_status se_manifest_verify_archived(const char *dir, const char *name, FILE *o
                         r->dup_of);
             continue;
         }
+        /* The manifest cannot hash itself, nor list its own signature: a line
+         * for either is a forgery, not a remote-only file. */
+        if (strcmp(r->path, name) == 0 ||
+            (strcmp(name, SE_MANIFEST_NAME) == 0 && strcmp(r->path, SE_MANIFEST_SIG) == 0)) {
+            rep->malformed++;
+            if (out)
+                fprintf(out, "malformed: %s:%zu: lists %s, which a manifest never lists\n", name,
+                        r->line_no, r->path);
+            continue;
+        }
         rep->listed++;
         st = check_listed(dir, r, &on_disk, out, rep, archived, ctx);
         if (st != SE_OK) {
@@ -197,18 +207,36 @@ se_status se_manifest_own_output(const char *dir, const char *name, const char *
         st = manifest_list_dir(dir, name, &on_disk, err);
     for (size_t i = 0; st == SE_OK && i < on_disk.n; i++) {
         const entry *e = &on_disk.v[i];
-        if (e->regular && manifest_is_listed(sorted, n_sorted, e->path))
-            continue;
+        const line_rec *r = e->regular ? manifest_find_listed(sorted, n_sorted, e->path) : NULL;
+        int changed = 0;
+        if (r) {
+            /* Listed: replaced only if it is still the file this command wrote. */
+            char *full = manifest_join_path(dir, e->path);
+            unsigned char d[32];
+            char hex[65] = "";
+            se_err herr;
+            if (full && se_sha256_file(full, d, &herr) == SE_OK)
+                se_hex32(d, hex);
+            free(full);
+            if (strcmp(hex, r->hex) == 0)
+                continue;
+            changed = 1;
+        }
         char shown[4 * 256 + 8];
         size_t o = 0;
         for (const unsigned char *c = (const unsigned char *)e->path; *c && o + 5 < sizeof shown;
              c++)
             o += (size_t)snprintf(shown + o, sizeof shown - o,
                                   manifest_path_char_ok(*c) ? "%c" : "\\x%02x", *c);
-        st = se_fail(err, SE_ERR_USAGE, "%s: %s holds %s, which is not part of this command's "
-                     "earlier output (%s%s); nothing was changed: move it away or choose "
-                     "another folder", who, dir, shown, e->regular ? "not listed in " : "not a "
-                     "regular file, or not listed in ", name);
+        if (changed)
+            st = se_fail(err, SE_ERR_USAGE, "%s: %s/%s changed since this command wrote it (its "
+                         "SHA-256 is not the one %s lists): an edit would be lost; nothing was "
+                         "changed: move it away or choose another folder", who, dir, shown, name);
+        else
+            st = se_fail(err, SE_ERR_USAGE, "%s: %s holds %s, which is not part of this "
+                         "command's earlier output (%s%s); nothing was changed: move it away or "
+                         "choose another folder", who, dir, shown, e->regular ? "not listed in "
+                         : "not a regular file, or not listed in ", name);
     }
     free(sorted);
     manifest_entries_free(&on_disk);

@@ -164,11 +164,14 @@ se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, 
         return se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_REMOTE_JSON);
     char path[4400];
     se_path_join(dir, rel, path, sizeof path);
-    FILE *f = fopen(path, "wb");
+    FILE *f = NULL;
+    se_status st = se_fcreate_new(path, path, &f, err);
     int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
     if (f)
         ok = fclose(f) == 0 && ok;
     free(text);
+    if (st != SE_OK)
+        return st;
     return ok ? SE_OK : se_fail(err, SE_ERR_IO, "%s cannot be written", path);
 }
 

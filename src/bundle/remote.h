@@ -49,7 +49,8 @@ int se_remote_path_allowed(const char *path);
  * and unique; messages name the file and field. */
 se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *err);
 
-/* Writes r as dir/<rel> (rel: a temporary name the caller renames). */
+/* Writes r as the new file dir/<rel> (created O_EXCL|O_NOFOLLOW: never
+ * through a link, never over anything; the caller's private folder). */
 se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, se_err *err);
 
 /* 1 when path is one of r's remote-only files. */

@@ -35,10 +35,22 @@ se_status se_rundir_begin(se_rundir *rd, const char *runs, se_err *err)
     if (strlen(runs) >= sizeof rd->runs - 64)
         return se_fail(err, SE_ERR_USAGE, "--runs-dir: path too long");
     snprintf(rd->runs, sizeof rd->runs, "%s", runs);
+    /* The topmost missing folder of runs: what se_rundir_abort may remove. */
+    char cur[4096];
+    snprintf(cur, sizeof cur, "%s", runs);
+    struct stat sb;
+    while (cur[0] && lstat(cur, &sb) != 0 && errno == ENOENT) {
+        snprintf(rd->created, sizeof rd->created, "%s", cur);
+        char *slash = strrchr(cur, '/');
+        while (slash && slash > cur && slash[-1] == '/')
+            slash--;
+        if (!slash || slash == cur)
+            break;
+        *slash = '\0';
+    }
     se_status st = se_mkdirs(runs, err);
     if (st != SE_OK)
         return se_fail(err, SE_ERR_IO, "runs folder %s cannot be created: %s", runs, strerror(errno));
-    struct stat sb;
     if (stat(runs, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return se_fail(err, SE_ERR_IO, "runs folder %s is not a folder", runs);
     if (access(runs, W_OK | X_OK) != 0)
@@ -56,7 +68,7 @@ se_status se_rundir_begin(se_rundir *rd, const char *runs, se_err *err)
         snprintf(rd->id, sizeof rd->id, "%s-%d", base, k);
     }
     snprintf(rd->tmp, sizeof rd->tmp, "%s/.incomplete-%s-%ld", runs, rd->id, (long)getpid());
-    if (mkdir(rd->tmp, 0777) != 0)
+    if (mkdir(rd->tmp, 0755) != 0) /* its own: mkdir fails on any existing name */
         return se_fail(err, SE_ERR_IO, "cannot create %s: %s", rd->tmp, strerror(errno));
     rd->open = 1;
     struct sigaction sa;
@@ -164,4 +176,14 @@ void se_rundir_abort(se_rundir *rd)
         return;
     se_remove_tree(rd->tmp);
     rd->open = 0;
+    /* The folders begin created, innermost first, each only while empty. */
+    size_t top = strlen(rd->created);
+    char cur[sizeof rd->runs];
+    snprintf(cur, sizeof cur, "%s", rd->runs);
+    while (top && strlen(cur) >= top && rmdir(cur) == 0 && strlen(cur) > top) {
+        char *slash = strrchr(cur, '/');
+        if (!slash)
+            break;
+        *slash = '\0';
+    }
 }

@@ -21,10 +21,13 @@ typedef struct se_rundir {
     char id[64];      /* UTC start, e.g. 20261130T061500Z */
     char tmp[4200];   /* runs/.incomplete-<id>-<pid> */
     char final[4200]; /* runs/<id> */
+    char created[4096]; /* the topmost folder of runs that begin created, or "" */
     int open;
 } se_rundir;
 
-/* Creates the runs folder if needed and checks that it can be written
+/* Creates the runs folder if needed (and se_rundir_abort removes what it
+ * created, if still empty: a run refused before any work, with no GPU,
+ * leaves no empty folder) and checks that it can be written
  * (naming it if not), picks the id from the current UTC time (adding -2,
  * -3, ... if a run of that second exists) and creates the temporary
  * directory. Installs SIGINT/SIGTERM handlers that only set a flag. */

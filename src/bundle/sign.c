@@ -25,6 +25,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
+#include "bundle/fsutil.h"
 #include "bundle/manifest.h"
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
@@ -207,15 +208,35 @@ static void ssl_reason(char *buf, size_t size)
     ERR_clear_error();
 }
 
+/* A PEM Ed25519 key is about 120 bytes; a file larger than this is none. */
+#define SE_KEY_MAX_BYTES 16384
+
 static se_status load_key(const char *path, int private_key, EVP_PKEY **out, se_err *err)
 {
     *out = NULL;
-    BIO *bio = BIO_new_file(path, "r");
-    if (!bio) {
-        char why[256];
-        ssl_reason(why, sizeof why);
-        return se_fail(err, SE_ERR_IO, "%s: cannot read the key: %s", path, why);
-    }
+    /* Opened without blocking (a FIFO or device is refused, not waited on),
+     * and, for a private key, refused when others may read it (as ssh does). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return se_fail(err, SE_ERR_IO, "%s: cannot read the key: %s", path, strerror(errno));
+    struct stat sb;
+    char text[SE_KEY_MAX_BYTES + 1];
+    ssize_t n = -1;
+    se_status st = SE_OK;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+        st = se_fail(err, SE_ERR_USAGE, "%s: the key is not a regular file", path);
+    else if (sb.st_size > SE_KEY_MAX_BYTES)
+        st = se_fail(err, SE_ERR_USAGE, "%s: %lld bytes, more than the %d a PEM key may have",
+                     path, (long long)sb.st_size, SE_KEY_MAX_BYTES);
+    else if ((n = read(fd, text, sizeof text)) < 0 || n > SE_KEY_MAX_BYTES)
+        st = se_fail(err, SE_ERR_IO, "%s: cannot read the key: %s", path,
+                     n < 0 ? strerror(errno) : "it grew while being read");
+    close(fd);
+    if (st != SE_OK)
+        return st;
+    BIO *bio = BIO_new_mem_buf(text, (int)n);
+    if (!bio)
+        return se_fail(err, SE_ERR_NOMEM, "%s: out of memory reading the key", path);
     EVP_PKEY *k = private_key ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
                               : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
     BIO_free(bio);
@@ -231,6 +252,12 @@ static se_status load_key(const char *path, int private_key, EVP_PKEY **out, se_
         EVP_PKEY_free(k);
         return se_fail(err, SE_ERR_USAGE, "%s: not an Ed25519 key (signed runs use Ed25519: "
                        "openssl genpkey -algorithm ed25519)", path);
+    }
+    if (private_key && (sb.st_mode & 077)) {
+        EVP_PKEY_free(k);
+        return se_fail(err, SE_ERR_USAGE, "%s: the private key's permissions %04o let others "
+                       "read or change it; it is not used (chmod 600 %s, as ssh requires)", path,
+                       (unsigned)(sb.st_mode & 07777), path);
     }
     *out = k;
     return SE_OK;
@@ -281,6 +308,8 @@ static se_status write_signature(const char *run_dir, const se_signature *sig, s
         st = se_fail(err, SE_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
     if (close(fd) != 0 && st == SE_OK)
         st = se_fail(err, SE_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
+    if (st == SE_OK)
+        st = se_check_replaceable(final, "sign:", err);
     if (st == SE_OK && rename(tmp, final) != 0)
         st = se_fail(err, SE_ERR_IO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
     if (st != SE_OK)

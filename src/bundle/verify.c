@@ -166,11 +166,41 @@ static void require_array(verify_ctx *v, const char *rel, size_t *missing)
  * and arrays_saved true means every array the rule saves is listed: the
  * arrays of every shape of at most arrays_max_bytes input bytes (recorded
  * since run.json had it; else the largest shape with a listed input). */
+/* Names the first key of obj (at field prefix) outside keys[0..n). */
+static void unknown_keys(verify_ctx *v, const json_t *obj, const char *prefix,
+                         const char *const *keys, size_t n)
+{
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)obj, key, val) {
+        size_t k = 0;
+        while (k < n && strcmp(key, keys[k]) != 0)
+            k++;
+        if (k == n) {
+            char shown[4 * 64 + 8];
+            se_printable(key, shown, sizeof shown);
+            verify_problem(v, "run.json: field '%s%.200s': an unknown key (a run.json holds only "
+                           "the fields docs/BUNDLE.md lists)", prefix, shown);
+            return;
+        }
+    }
+}
+
 static void check_run_record(verify_ctx *v, const se_protocol *p)
 {
     const json_t *run = v->rd.run;
     if (!run)
         return;
+    static const char *const top[] = {"format", "version", "run_id", "started_utc",
+                                      "finished_utc", "status", "protocol", "arrays_saved",
+                                      "arrays_max_bytes", "source_files", "blocking_kernel",
+                                      "interleaving", "megakernel"};
+    static const char *const proto_keys[] = {"source", "source_sha256", "bundle_copy",
+                                             "bundle_copy_sha256"};
+    unknown_keys(v, run, "", top, sizeof top / sizeof *top);
+    if (json_is_object(json_object_get(run, "protocol")))
+        unknown_keys(v, json_object_get(run, "protocol"), "protocol.", proto_keys,
+                     sizeof proto_keys / sizeof *proto_keys);
     se_err e = {{0}};
     const char *copy = NULL, *want = NULL;
     const json_t *proto = json_object_get(run, "protocol");

@@ -112,6 +112,47 @@ static se_status check_format(json_t *j, const char *name, const char *format, i
     return SE_OK;
 }
 
+/* Finds the first value nested deeper than SE_JSON_MAX_DEPTH below v (at
+ * depth d), its field path left in path (of size n, used up to at). */
+static int too_deep(const json_t *v, int d, char *path, size_t n, size_t at)
+{
+    if (!json_is_object(v) && !json_is_array(v))
+        return 0;
+    if (d >= SE_JSON_MAX_DEPTH)
+        return 1;
+    const char *key;
+    json_t *c;
+    size_t i;
+    if (json_is_object(v)) {
+        json_object_foreach((json_t *)v, key, c) {
+            int w = snprintf(path + at, n - at, "%s%.40s", at ? "." : "", key);
+            if (too_deep(c, d + 1, path, n, at + ((size_t)w < n - at ? (size_t)w : n - at - 1)))
+                return 1;
+        }
+    } else {
+        json_array_foreach(v, i, c) {
+            int w = snprintf(path + at, n - at, "[%zu]", i);
+            if (too_deep(c, d + 1, path, n, at + ((size_t)w < n - at ? (size_t)w : n - at - 1)))
+                return 1;
+        }
+    }
+    path[at] = '\0';
+    return 0;
+}
+
+/* No file of ours nests deeper than a few levels: a deeper one is refused,
+ * naming the field where the bound is passed. */
+static se_status check_depth(const json_t *j, const char *name, se_err *err)
+{
+    char path[512] = "";
+    if (!too_deep(j, 0, path, sizeof path, 0))
+        return SE_OK;
+    char shown[sizeof path * 4 + 8];
+    se_printable(path, shown, sizeof shown);
+    return se_fail(err, SE_ERR_VALIDATION, "%s: field '%.300s...': nested deeper than the %d "
+                   "levels a file of ours may have", name, shown, SE_JSON_MAX_DEPTH);
+}
+
 se_status se_json_parse(const void *data, size_t len, const char *name, const char *format,
                         int max_version, int *version, json_t **out, se_err *err)
 {
@@ -123,7 +164,9 @@ se_status se_json_parse(const void *data, size_t len, const char *name, const ch
         se_printable(je.text, text, sizeof text);
         return se_fail(err, SE_ERR_VALIDATION, "%s:%d:%d: %s", name, je.line, je.column, text);
     }
-    se_status st = check_format(j, name, format, max_version, version, err);
+    se_status st = check_depth(j, name, err);
+    if (st == SE_OK)
+        st = check_format(j, name, format, max_version, version, err);
     if (st != SE_OK) {
         json_decref(j);
         return st;

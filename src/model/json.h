@@ -18,6 +18,9 @@
 /* The largest JSON file read (256 MiB): a run's largest, validation.json,
  * is a few MB. */
 #define SE_JSON_MAX_BYTES ((size_t)256 << 20)
+/* The deepest nesting of objects and arrays any JSON file we read may have
+ * (ours have at most 6 levels); deeper is refused, naming the field. */
+#define SE_JSON_MAX_DEPTH 32
 
 /* Loads path (named `name` in messages, e.g. "validation.json") into *out.
  * When format is not NULL, the top level must be an object whose "format"

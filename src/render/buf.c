@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/fsutil.h"
+
 void se_buf_free(se_buf *b)
 {
     free(b->s);
@@ -84,9 +86,10 @@ se_status se_buf_write_file(const se_buf *b, const char *path, const char *rel, 
     se_status st = se_buf_check(b, rel, err);
     if (st != SE_OK)
         return st;
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "%s: cannot be created: %s", rel, strerror(errno));
+    FILE *f;
+    st = se_fcreate_new(path, rel, &f, err); /* a new file in the command's own folder */
+    if (st != SE_OK)
+        return st;
     int bad = b->n && fwrite(b->s, 1, b->n, f) != b->n;
     int saved = errno;
     if (fclose(f) != 0 && !bad) {

@@ -68,9 +68,10 @@ static void nv_i64(json_t *summaries, const char *tag, const char *name, const c
 /* Writes n float32 values (little-endian, as nvbench's sidecar files). */
 static se_status write_f32(const char *path, const float *v, size_t n, se_err *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return se_fail(err, SE_ERR_IO, "export: %s cannot be written: %s", path, strerror(errno));
+    FILE *f;
+    se_status st = se_fcreate_new(path, path, &f, err); /* in the sidecar's own new folder */
+    if (st != SE_OK)
+        return st;
     int ok = 1;
     for (size_t i = 0; i < n && ok; i++) {
         uint32_t u;
@@ -411,19 +412,11 @@ static int fill_json(FILE *f, const void *doc)
     return 0;
 }
 
-/* Writes doc to path through a temporary file beside it, renamed over it. */
+/* Writes doc to path through a temporary file beside it, renamed over it
+ * (only over a regular file). */
 static se_status write_json(const json_t *doc, const char *path, se_err *err)
 {
-    char tmp[4400];
-    se_replace_step step;
-    if (se_write_replace(path, tmp, sizeof tmp, fill_json, doc, &step) == 0)
-        return SE_OK;
-    if (step == SE_REPLACE_NAME)
-        return se_fail(err, SE_ERR_USAGE, "export: -o %s: path too long", path);
-    if (step == SE_REPLACE_CREATE)
-        return se_fail(err, SE_ERR_IO, "export: -o %s: a temporary file beside it cannot be "
-                       "created: %s", path, strerror(errno));
-    return se_fail(err, SE_ERR_IO, "export: -o %s cannot be written: %s", path, strerror(errno));
+    return se_write_replace(path, "export: -o", fill_json, doc, err);
 }
 
 /* An existing sidecar folder is replaced only if it holds nothing but the

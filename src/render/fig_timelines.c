@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bundle/paths.h"
 
@@ -39,6 +40,17 @@ int se_timeline_strategies(se_strategy *out, int max)
     return n;
 }
 
+/* Whether the case's trace file is in the run folder (a selected bundle
+ * may keep it only in its archive: remote.json). */
+static int trace_here(const se_rundata *rd, const char *id)
+{
+    char rel[256], path[4400];
+    struct stat sb;
+    se_path_trace(id, rel, sizeof rel);
+    se_path_join(rd->dir, rel, path, sizeof path);
+    return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
 const se_shape *se_timeline_shape(const se_rundata *rd)
 {
     const json_t *traces = json_object_get(rd->traces, "traces");
@@ -51,7 +63,7 @@ const se_shape *se_timeline_shape(const se_rundata *rd)
         for (int k = 0; k < n; k++) {
             char id[SE_CASE_ID_SIZE];
             se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, id, sizeof id);
-            all = all && se_rundata_find(traces, "case", id);
+            all = all && se_rundata_find(traces, "case", id) && trace_here(rd, id);
         }
         if (!all)
             continue;
@@ -169,7 +181,8 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
         snprintf(f->title, sizeof f->title, "Fig. 4: dependency-trace timelines; run %s", rd->run_id);
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
-                 "the run has no shape with a trace of each of %s", names);
+                 "the run has no shape with a trace of each of %s in its folder (a selected "
+                 "bundle may keep them only in its archive: remote.json)", names);
         return SE_OK;
     }
     char id[SE_CASE_ID_SIZE];

@@ -106,6 +106,21 @@ static int holds_previous_output(const char *dir)
     return ok;
 }
 
+/* The entries of the folder dir other than "." and "..", or -1. */
+static int dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int entries = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            entries++;
+    closedir(d);
+    return entries;
+}
+
 /* What OUT_DIR is now; refuses anything but a new or empty directory or a
  * previous figures output, and a place inside the run. Creates nothing. */
 static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
@@ -134,19 +149,12 @@ static se_status check_out(const char *run_dir, out_paths *o, se_err *err)
     if (is_within(run_real, out_real))
         return se_fail(err, SE_ERR_USAGE, "figures: the run %s is inside OUT_DIR %s, which would be "
                        "replaced", run_dir, o->out);
-    DIR *d = opendir(o->out);
-    if (!d)
+    int entries = dir_entries(o->out);
+    if (entries < 0)
         return se_fail(err, SE_ERR_IO, "figures: OUT_DIR %s cannot be read: %s", o->out,
                        strerror(errno));
-    int entries = 0;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-            entries++;
-    closedir(d);
-    if (entries == 0) {
+    if (entries == 0)
         return SE_OK;
-    }
     if (!holds_previous_output(o->out))
         return se_fail(err, SE_ERR_USAGE,
                        "figures: OUT_DIR %s is not empty and holds no previous figures output (no "
@@ -374,6 +382,10 @@ se_status se_figures_make(const char *run_dir, const char *out_dir, FILE *out, s
         st = build(&rd, pb.tmp, run_dir, gnuplot, figs, out, report, err);
         if (st == SE_OK)
             st = se_manifest_write(pb.tmp, FIGURES_MANIFEST, err);
+        /* Again just before replacing it: a file edited while this ran is kept. */
+        struct stat sb;
+        if (st == SE_OK && lstat(o.out, &sb) == 0 && dir_entries(o.out) != 0)
+            st = se_manifest_own_output(o.out, FIGURES_MANIFEST, "figures", err);
         if (st == SE_OK)
             st = se_publish_commit(&pb, err);
         else

@@ -28,7 +28,9 @@ void se_plot_free(se_figure figs[SE_NFIGURES]);
 int se_timeline_strategies(se_strategy *out, int max);
 
 /* The shape the timelines show: 4096x4096 if the run has a trace of every
- * timeline strategy on it, else the largest shape that has; NULL if none. */
+ * timeline strategy on it (recorded in traces.json, and its file in the run
+ * folder, not only in an archive), else the largest shape that has; NULL if
+ * none. */
 const se_shape *se_timeline_shape(const se_rundata *rd);
 
 /* Runs `gnuplot --version`; version gets its first line ("gnuplot 5.4

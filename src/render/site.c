@@ -67,8 +67,8 @@ static se_status copy_run(const se_site *s, size_t *kept, size_t *left, se_err *
 {
     char path[SE_SITE_PATH_SIZE], dst[SE_SITE_PATH_SIZE * 3];
     se_path_join(s->tmp, SE_SITE_LEFT_OUT, dst, sizeof dst);
-    FILE *lo = fopen(dst, "w");
-    se_status st = lo ? SE_OK : se_fail(err, SE_ERR_IO, "%s: cannot be written", dst);
+    FILE *lo = NULL;
+    se_status st = se_fcreate_new(dst, SE_SITE_LEFT_OUT, &lo, err);
     *kept = *left = 0;
     for (size_t i = 0; st == SE_OK && i < s->rd.n_files; i++) {
         const se_run_file *f = &s->rd.files[i];
@@ -185,14 +185,20 @@ static se_status build(se_site *s, FILE *out, size_t *kept, size_t *left, se_err
 
 se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_err *err)
 {
-    progress(0, "verifying the run");
-    se_status st = se_verify_first(run_dir, "site", "no site is built from it", err);
-    if (st != SE_OK)
-        return st;
     struct stat sb;
-    /* An existing folder is replaced only if it is an earlier site, whole. */
+    se_status st = SE_OK;
+    /* Before any work: an existing OUT_DIR must be a folder (not a link to
+     * one), and is replaced only if it is an earlier site, whole. */
+    if (lstat(out_dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return se_fail(err, SE_ERR_USAGE, "site: OUT_DIR %s is %s, not a folder; give the folder "
+                       "itself (nothing was built)", out_dir,
+                       S_ISLNK(sb.st_mode) ? "a symbolic link" : "a file");
     if (lstat(out_dir, &sb) == 0 &&
         (st = se_manifest_own_output(out_dir, SE_SITE_MANIFEST, "site", err)) != SE_OK)
+        return st;
+    progress(0, "verifying the run");
+    st = se_verify_first(run_dir, "site", "no site is built from it", err);
+    if (st != SE_OK)
         return st;
     se_site s;
     memset(&s, 0, sizeof s);
@@ -220,6 +226,9 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
     if (st == SE_OK) {
         s.tmp = pb.tmp;
         st = build(&s, out, &kept, &left, err);
+        /* Again just before replacing it: a file edited while this ran is kept. */
+        if (st == SE_OK && lstat(out_dir, &sb) == 0)
+            st = se_manifest_own_output(out_dir, SE_SITE_MANIFEST, "site", err);
         if (st == SE_OK)
             st = se_publish_commit(&pb, err);
         else

@@ -89,6 +89,12 @@ static void print_summary(FILE *out, const char *case_id, const json_t *r)
             json_real_value(json_object_get(json_object_get(r, "overlap"), "fraction")));
 }
 
+/* se_write_replace's fill: the Chrome trace-event JSON. */
+static int fill_chrome(FILE *f, const void *chrome)
+{
+    return json_dumpf(chrome, f, JSON_COMPACT | JSON_REAL_PRECISION(15)) == 0 ? 0 : -1;
+}
+
 se_status se_trace_export(const char *dir, const char *case_id, const char *out_path, FILE *out,
                           se_err *err)
 {
@@ -130,17 +136,8 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
         se_trace_check_sms(&t, sm_count, case_id, out, &off_gpu);
     if (st == SE_OK)
         st = se_trace_chrome(&g, kind, &t, case_id, &chrome, err);
-    if (st == SE_OK) {
-        char tmp[4400];
-        snprintf(tmp, sizeof tmp, "%s.tmp-%ld", out_path, (long)getpid());
-        if (json_dump_file(chrome, tmp, JSON_COMPACT | JSON_REAL_PRECISION(15)) != 0) {
-            unlink(tmp);
-            st = se_fail(err, SE_ERR_IO, "-o %s: cannot be written", out_path);
-        } else if (rename(tmp, out_path) != 0) {
-            unlink(tmp);
-            st = se_fail(err, SE_ERR_IO, "-o %s: cannot be written: %s", out_path, strerror(errno));
-        }
-    }
+    if (st == SE_OK)
+        st = se_write_replace(out_path, "-o", fill_chrome, chrome, err);
     if (st == SE_OK) {
         print_summary(out, case_id, report);
         size_t tracks = 0, groups = 0, arrows = 0, i;

@@ -313,16 +313,20 @@ static se_status parse_ncu(const char *raw_path, FILE *kernels, const pcase *cas
 
 static se_status write_text(const char *path, const char *text, se_err *err)
 {
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) == EOF || fclose(f) != 0)
+    FILE *f;
+    se_status st = se_fcreate_new(path, path, &f, err); /* in the command's own new folder */
+    if (st != SE_OK)
+        return st;
+    int ok = fputs(text, f) != EOF;
+    if (fclose(f) != 0 || !ok)
         return se_fail(err, SE_ERR_IO, "%s: cannot be written", path);
     return SE_OK;
 }
 
 /* Puts the filled pb->tmp in place as RUN/profile and rewrites the run's
  * manifest, all or nothing. The previous profile/ is first moved aside
- * inside the run under SE_MANIFEST_TMP_PREFIX, a name the manifest never
- * lists, so the rewrite walks the run as it will be. se_publish_commit
+ * inside the run, in a folder it creates (mkdtemp, SE_MANIFEST_TMP_PREFIX)
+ * and that the rewrite skips by name, so it walks the run as it will be. se_publish_commit
  * then renames the new folder in, and se_manifest_write writes the new
  * manifest to a temporary file renamed over MANIFEST.sha256, so the
  * manifest is the old one or the new one, never a mixture. If either step
@@ -348,7 +352,8 @@ static se_status publish_profile(const char *run_dir, se_publish *pb, se_err *er
     }
     se_status st = se_publish_commit(pb, err);
     if (st == SE_OK) {
-        st = se_manifest_write(run_dir, SE_MANIFEST_NAME, err);
+        const char *skip = aside[0] ? strrchr(aside, '/') + 1 : NULL;
+        st = se_manifest_write_skipping(run_dir, SE_MANIFEST_NAME, skip, err);
         if (st != SE_OK)
             se_remove_tree(pb->target);
     }
@@ -381,10 +386,9 @@ static se_status import_raw(const char *run_dir, const pcase *cases, size_t n_ca
     json_t *totals = json_array(), *missing = json_array();
     size_t rows = 0;
     se_status st = SE_OK;
-    FILE *k = fopen(kpath, "w");
-    if (!k)
-        st = se_fail(err, SE_ERR_IO, "%s: cannot be written", kpath);
-    else {
+    FILE *k = NULL;
+    st = se_fcreate_new(kpath, kpath, &k, err);
+    if (st == SE_OK) {
         st = parse_ncu(raw, k, cases, n_cases, totals, missing, &rows, err);
         if (fclose(k) != 0 && st == SE_OK)
             st = se_fail(err, SE_ERR_IO, "%s: cannot be written", kpath);

@@ -93,17 +93,7 @@ static int fill_run_dir(FILE *f, const void *dir)
  * it, renamed over it, so a script reads the whole path or none. */
 static se_status write_run_dir_out(const char *path, const char *dir, se_err *err)
 {
-    char tmp[4300];
-    se_replace_step step;
-    if (se_write_replace(path, tmp, sizeof tmp, fill_run_dir, dir, &step) == 0)
-        return SE_OK;
-    if (step == SE_REPLACE_NAME)
-        return se_fail(err, SE_ERR_IO, "--run-dir-out: %s: path too long", path);
-    if (step == SE_REPLACE_CREATE)
-        return se_fail(err, SE_ERR_IO, "--run-dir-out: a temporary file beside %s cannot be "
-                       "created: %s", path, strerror(errno));
-    return se_fail(err, SE_ERR_IO, "--run-dir-out: %s cannot be written: %s", path,
-                   strerror(errno));
+    return se_write_replace(path, "--run-dir-out", fill_run_dir, dir, err);
 }
 
 static se_status cmd_run(const se_run_opts *o, int argc, char **argv, se_err *err)
