@@ -130,10 +130,15 @@ static const cmd_doc cmd_docs[] = {
      "  --format md    the same tables in Markdown (the README's are generated with it)\n"
      "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
      "  --format json  the timing table's rows at full precision\n"},
-    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md]", "the answer over several runs",
+    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md|summary|json]",
+     "the answer over several runs",
      "Verifies the runs, then states the answer: per shape and mechanism the device-time\n"
      "ratio to stream with its 95% interval in the first run and its range over all the runs\n"
-     "given, and sentences generated from those numbers (docs/TIMING.md).\n"},
+     "given, and sentences generated from those numbers (docs/TIMING.md).\n"
+     "  --format text     sentences, the grid of ratios, the head-to-head lines, the context\n"
+     "  --format md       the same in Markdown (the README's details are generated with it)\n"
+     "  --format summary  the answer in four plain sentences (the README's first screen)\n"
+     "  --format json     every number of the answer, and its sentences, as one JSON object\n"},
     {"compare", "compare RUN_A RUN_B [RUN...] [--format text|md|csv|json] [--fail-if-slower PCT] "
      "[--scope S]", "per case, B's median time over A's with a bootstrap interval",
      "Verifies every run, prints the environment fields that differ (GPU, driver, commit...),\n"
@@ -409,12 +414,14 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
         const char *a = argv[k];
         if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : k + 1 < argc ? argv[++k] : "";
-            if (strcmp(v, "md") == 0)
-                cli->answer.markdown = 1;
-            else if (strcmp(v, "text") == 0)
-                cli->answer.markdown = 0;
-            else
-                return se_fail(err, SE_ERR_USAGE, "answer: --format: '%s' is not text or md", v);
+            static const char *const formats[] = {"text", "md", "summary", "json"};
+            int f = 0;
+            while (f < 4 && strcmp(v, formats[f]) != 0)
+                f++;
+            if (f == 4)
+                return se_fail(err, SE_ERR_USAGE,
+                               "answer: --format: '%s' is not text, md, summary or json", v);
+            cli->answer.format = f;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
@@ -426,7 +433,8 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (cli->answer.n_dirs == 0)
         return se_fail(err, SE_ERR_USAGE,
-                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] [--format text|md]");
+                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] "
+                       "[--format text|md|summary|json]");
     return SE_OK;
 }
 

@@ -130,11 +130,11 @@ typedef struct se_sign_opts {
     const char *key;  /* an Ed25519 private key, PEM */
 } se_sign_opts;
 
-/* answer RUN [RUN...] [--format text|md] */
+/* answer RUN [RUN...] [--format text|md|summary|json] */
 typedef struct se_answer_opts {
     const char **dirs;  /* argv entries, the first is the reference run */
     size_t n_dirs;
-    int markdown;       /* --format md */
+    int format;         /* se_answer_format: text 0, md 1, summary 2, json 3 */
 } se_answer_opts;
 
 typedef struct se_cli {

@@ -214,7 +214,7 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_ANSWER:
         st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
-                            cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout, &err);
+                            (se_answer_format)cli.answer.format, stdout, &err);
         break;
     case SE_CMD_TABLE:
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
