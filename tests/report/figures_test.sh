@@ -141,6 +141,22 @@ PY
 if [ "${fig3#* }" = "" ] && [ "${fig3%% *}" -gt 0 ] && grep -q 'launch-bound' "$gp3"; then
     ok "fig3: the ${fig3%% *} launch-bound shapes have no bandwidth, and the figure says why"
 else bad "fig3: launch-bound shapes drawn or others missing ($fig3), or no explanation"; fi
+# Fig. 4's caption: traced spans are not timings, and what tracing adds to
+# each traced strategy, as traces.json's tracing_cost measured it.
+want4=$(python3 - "$ref/traces.json" "$work/a/provenance.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+p = json.dumps(json.load(open(sys.argv[2])))
+shape = "4096x4096"
+want = [f"{c['overhead_fraction'] * 100:.0f}% to {c['case'].split('.', 1)[1]} (median "
+        f"{c['untraced_median_ns'] / 1e3:.1f} us untraced" for c in t["tracing_cost"]
+        if c["case"] in (shape + ".fusion", shape + ".megakernel")]
+print(len(want), sum(w in p for w in want))
+PY
+)
+if [ "$want4" = "2 2" ] && grep -qF "Traced spans are not timings" "$work/a/report.md"; then
+    ok "fig4: the caption says traced spans are not timings and what tracing adds (traces.json)"
+else bad "fig4: caption lacks the tracing cost ($want4 of 2 found) or the warning"; fi
 run_id=$(sed -n 's/^ *"run_id": "\([^"]*\)".*/\1/p' "$ref/run.json")
 if [ -f "$ref/profile/kernels.csv" ]; then profile_want="Nsight Compute counters from profile/kernels.csv"
 else profile_want="no profiler export"; fi
