@@ -41,7 +41,7 @@ static const char *size_note(const se_answer *a, size_t i)
         smallest &= o >= e;
         largest &= o <= e;
     }
-    return smallest ? " (the smallest shape)" : largest ? " (the largest shape)" : "";
+    return smallest ? " (the smallest)" : largest ? " (the largest)" : "";
 }
 
 /* Which mechanisms a sentence is about: the launch mechanisms (no
@@ -52,17 +52,15 @@ static int in_group(const se_answer *a, int m, int fused)
     return se_strategy_get(a->mech[m])->cooperative == fused;
 }
 
-/* "graph, stream-pdl and graph-pdl" */
+/* "graph, stream-pdl, graph-pdl" */
 static void name_list(se_buf *b, const se_answer *a, int fused)
 {
-    int n = 0, total = 0;
-    for (int m = 0; m < a->n_mech; m++)
-        total += in_group(a, m, fused);
+    int n = 0;
     for (int m = 0; m < a->n_mech; m++) {
         if (!in_group(a, m, fused))
             continue;
         n++;
-        se_buf_printf(b, "%s%s", n == 1 ? "" : n == total ? " and " : ", ",
+        se_buf_printf(b, "%s%s", n == 1 ? "" : ", ",
                       se_strategy_get(a->mech[m])->name);
     }
 }
@@ -119,15 +117,14 @@ static void launch_sentence(se_buf *b, const se_answer *a)
     group_range g = group_of(a, 0);
     if (g.n == 0)
         return;
-    se_buf_add(b, "Graphs and programmatic dependent launch (");
+    se_buf_add(b, "Graphs and PDL (");
     name_list(b, a, 0);
     if (g.faster_min == g.shapes)
-        se_buf_printf(b, ") are faster than five plain stream launches on all %d shapes", g.shapes);
+        se_buf_printf(b, ") beat stream launches on all %d shapes", g.shapes);
     else
-        se_buf_printf(b, ") are faster than five plain stream launches on %d to %d of %d shapes",
+        se_buf_printf(b, ") beat stream launches on %d to %d of %d shapes",
                       g.faster_min, g.faster_max, g.shapes);
-    se_buf_printf(b, "; the best of them, %s, takes %.2f of stream's device time on %s%s and "
-                  "%.2f on %s%s. ",
+    se_buf_printf(b, ": %s takes %.2f of stream's time on %s%s, %.2f on %s%s. ",
                   se_strategy_get(a->mech[g.best_m])->name, g.min, a->shape[g.best_i],
                   size_note(a, g.best_i), g.max, a->shape[g.worst_i], size_note(a, g.worst_i));
 }
@@ -148,15 +145,15 @@ static void fused_sentence(se_buf *b, const se_answer *a)
         if (any)
             se_buf_printf(&slower, "%s%s", n_slower++ ? ", " : "", a->shape[i]);
     }
-    se_buf_add(b, "Fusing the five phases into one kernel (");
+    se_buf_add(b, "One fused kernel (");
     name_list(b, a, 1);
-    se_buf_printf(b, ") saves up to %.0f%% (%s on %s)", (1.0 - g.min) * 100.0,
+    se_buf_printf(b, ") saves up to %.0f%% (%s, %s)", (1.0 - g.min) * 100.0,
                   se_strategy_get(a->mech[g.best_m])->name, a->shape[g.best_i]);
     if (n_slower)
-        se_buf_printf(b, " but is slower than stream on %d of %d shapes (%s). ", n_slower,
+        se_buf_printf(b, " but loses to stream on %d of %d shapes (%s). ", n_slower,
                       g.shapes, se_buf_str(&slower));
     else
-        se_buf_printf(b, " and is slower than stream on none of the %d shapes. ", g.shapes);
+        se_buf_printf(b, " and loses to stream on none of the %d shapes. ", g.shapes);
     se_buf_free(&slower);
 }
 
@@ -175,16 +172,16 @@ static void vs_sentence(se_buf *b, const se_answer *a)
     }
     if (n == 0)
         return;
-    se_buf_printf(b, "Head to head, the %s (a toy with a static schedule) is faster than %s on %d "
-                  "of %d shapes and slower on %d. ", na, nb, faster, n, slower);
+    se_buf_printf(b, "The %s (a toy) beats %s on %d of %d shapes and loses on %d. ", na, nb,
+                  faster, n, slower);
 }
 
 static void basis_sentence(se_buf *b, const se_answer *a, const se_rundata *ref)
 {
     const char *gpu = se_json_str(json_object_get(ref->env, "gpu"), "name", "the GPU");
-    se_buf_printf(b, "Every ratio is of median device times (L2 warm) on an %s, from ", gpu);
+    se_buf_printf(b, "Median device times, L2 warm, on an %s, ", gpu);
     if (a->n_runs == 1) {
-        se_buf_printf(b, "one run (%s), whose intervals do not include the spread between runs.",
+        se_buf_printf(b, "one run (%s): its intervals leave out the spread between runs.",
                       a->run_ids[0]);
         return;
     }
@@ -195,13 +192,8 @@ static void basis_sentence(se_buf *b, const se_answer *a, const se_rundata *ref)
             if (r->present && r->n_runs > 1 && (r->run_max - r->run_min) / r->ratio > spread)
                 spread = (r->run_max - r->run_min) / r->ratio;
         }
-    se_buf_printf(b, "%zu runs (", a->n_runs);
-    for (size_t k = 0; k < a->n_runs && k < sizeof a->run_ids / sizeof a->run_ids[0]; k++)
-        se_buf_printf(b, "%s%s", k ? ", " : "", a->run_ids[k]);
-    se_buf_printf(b, "%s); between them a ratio moved by up to %.0f%% of its value, so read a "
-                  "smaller difference as noise.",
-                  a->n_runs > sizeof a->run_ids / sizeof a->run_ids[0] ? ", ..." : "",
-                  spread * 100.0);
+    se_buf_printf(b, "%zu runs: a ratio moved by up to %.0f%% between them, so a smaller "
+                  "difference is noise.", a->n_runs, spread * 100.0);
 }
 
 char *se_answer_summary(const se_answer *a, const se_rundata *ref)

@@ -33,10 +33,10 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         if (s < SE_NSTRATEGIES && se_strategy_get(s)->tiled)
             mech[nm++] = strat[k];
     }
-    f->width = 1400;
-    f->height = 640;
+    f->width = 1000;
+    f->height = 300;
     snprintf(f->title, sizeof f->title,
-             "Fig. 7: device time over stream's (below 1 is faster), 95%% intervals; run %s",
+             "Fig. 7: time over stream's (below 1: faster), 95%% intervals; run %s",
              rd->run_id);
     size_t ns = rd->p.n_shapes;
     if (nm == 0 || ns == 0) {
@@ -78,14 +78,14 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         }
     }
     se_plot_script_begin(&gp, f, rd);
-    se_buf_add(&gp, "    set multiplot\n    set title ");
+    se_buf_add(&gp, "    set multiplot\n    set label 100 ");
     se_plot_gp_quote(&gp, f->title);
-    se_buf_printf(&gp, " font \"" SE_PLOT_FONT ",17\"\n"
-                       "    set lmargin at screen 0.075\n    set rmargin at screen 0.985\n"
-                       "    set tmargin at screen 0.91\n    set bmargin at screen 0.33\n"
-                       "    set yrange [%.3f:%.3f]\n    set ytics 0.1 font \"" SE_PLOT_FONT ",16\"\n"
+    se_buf_printf(&gp, " at screen 0.01, screen 0.96 left font \"" SE_PLOT_FONT ",15\"\n"
+                       "    set lmargin at screen 0.075\n    set rmargin at screen 0.77\n"
+                       "    set tmargin at screen 0.9\n    set bmargin at screen 0.28\n"
+                       "    set yrange [%.3f:%.3f]\n    set ytics 0.1 font \"" SE_PLOT_FONT ",15\"\n"
                        "    set grid ytics lc rgb \"#e0e0e0\"\n"
-                       "    set ylabel \"time / stream's time\" font \"" SE_PLOT_FONT ",17\"\n",
+                       "    set ylabel \"time / stream's time\" font \"" SE_PLOT_FONT ",15\"\n",
                   floor(lo * 20 - 0.5) / 20, ceil(hi * 20 + 0.5) / 20);
     se_buf_printf(&gp, "    set xrange [0.5:%zu.5]\n    set xtics (", ns);
     for (size_t i = 0; i < ns; i++) {
@@ -95,18 +95,18 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         se_plot_gp_quote(&gp, id);
         se_buf_printf(&gp, " %zu", i + 1);
     }
-    se_buf_add(&gp, ") rotate by 30 right nomirror font \"" SE_PLOT_FONT ",16\"\n");
+    se_buf_add(&gp, ") rotate by 30 right nomirror font \"" SE_PLOT_FONT ",14\"\n");
     for (size_t i = 1; i < ns; i++)
         se_buf_printf(&gp, "    set arrow %zu from first %zu.5, graph 0 to first %zu.5, graph 1 "
                            "nohead lc rgb \"#cccccc\"\n", i, i, i);
-    se_buf_add(&gp, "    set key at screen 0.075, screen 0.115 left top horizontal maxrows 2 "
-                    "Left reverse samplen 1 spacing 1.2 width 1 font \"" SE_PLOT_FONT ",16\"\n"
+    se_buf_add(&gp, "    set key at screen 0.78, screen 0.93 left top vertical maxrows 8 "
+                    "Left reverse samplen 1 spacing 1 font \"" SE_PLOT_FONT ",13\"\n"
                     "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"stream (= 1)\"");
     for (size_t k = 0; k < nm; k++) {
         const char *what = se_json_str(mech[k], "what", "?");
         const char *launch = se_json_str(mech[k], "launch", "stream");
         se_buf_printf(&gp, ", \\\n         \"data/fig7_answer.tsv\" index %zu using 1:2:3:4 with "
-                           "yerrorbars pt %d ps 1.5 lw 2 lc rgb \"%s\" title ",
+                           "yerrorbars pt %d ps 1.2 lw 2 lc rgb \"%s\" title ",
                       k, se_plot_point_of(what, launch), se_plot_color_of(what));
         se_plot_gp_quote(&gp, what);
     }
