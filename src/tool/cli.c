@@ -114,9 +114,10 @@ static const cmd_doc cmd_docs[] = {
      "the complete run as a deterministic .tar.gz (docs/ARCHIVE.md)", NULL},
     {"trace", "trace RUN_DIR CASE -o FILE.json", "one trace as Perfetto JSON",
      "Writes one trace of a run as Chrome trace-event JSON for Perfetto, and prints its\n"
-     "checks and summary (docs/TRACES.md). CASE is <rows>x<cols>.<strategy> with the run's\n"
-     "own shape, as `table` prints it (e.g. 4096x4096.megakernel); an unknown case lists\n"
-     "the run's.\n"
+     "checks and summary (docs/TRACES.md). CASE is <shape>.<strategy>, the shape as `table`\n"
+     "prints it (4096x4096.megakernel) or as the protocol writes it (5xT+1.megakernel); an\n"
+     "unknown case lists the run's, and a trace kept only in the run's complete archive\n"
+     "(remote.json) names that archive.\n"
      "  -o, --output FILE  the JSON file to write\n"},
     {"figures", "figures RUN_DIR OUT_DIR", "figures, report, provenance",
      "Verifies a run, then draws its figures (SVG and PNG, with gnuplot) and writes\n"
