@@ -207,7 +207,7 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
             groups += nm && strcmp(nm, "process_name") == 0;
             arrows += ph && strcmp(ph, "s") == 0;
         }
-        fprintf(out, "wrote %s: %zu task slices on %zu block-slot tracks in %zu phase groups, "
+        fprintf(out, "wrote %s: %zu task slices on %zu block-slot tracks in %zu SM groups, "
                 "%zu dependency arrows (open it in Perfetto or chrome://tracing)\n", out_path, t.n,
                 tracks, groups, arrows);
         /* Written for inspection, but a trace that fails its checks is
