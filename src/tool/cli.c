@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/embedded.h"
 #include "model/protocol.h"
 #include "model/strategy.h"
 
@@ -58,6 +59,8 @@ static const opt_def run_opts[] = {
 
 /* Prints text from column `indent` (the cursor is there) to at most
  * `width` columns, breaking lines between words. */
+static void print_default_shapes(FILE *out);
+
 static void print_wrapped(FILE *out, const char *text, int indent, int width)
 {
     int col = indent;
@@ -191,7 +194,37 @@ static void print_run_options(FILE *out)
         fprintf(out, "  %-18s", info->name);
         print_wrapped(out, info->description, 20, 79);
     }
-    fprintf(out, "\ndefault shapes: %s\n", SE_DEFAULT_SHAPES);
+    print_default_shapes(out);
+}
+
+/* The shapes a run takes without --shapes or --protocol: the built-in
+ * protocol's (protocol/default.json, embedded at build time), as written. */
+void se_cli_default_shapes(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const se_embedded_file *f = se_embedded_find(SE_DEFAULT_PROTOCOL);
+    se_protocol p;
+    se_err err;
+    if (!f || se_protocol_parse((const char *)f->data, f->len, SE_DEFAULT_PROTOCOL, &p, &err) !=
+                  SE_OK) {
+        snprintf(buf, size, "(%s is not built into this binary)", SE_DEFAULT_PROTOCOL);
+        return;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < p.n_shapes && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", p.shapes[i].spec);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    se_protocol_free(&p);
+}
+
+static void print_default_shapes(FILE *out)
+{
+    char shapes[2048];
+    se_cli_default_shapes(shapes, sizeof shapes);
+    fprintf(out, "\ndefault shapes (%s, built in; --shapes or --protocol replace them):\n  ",
+            SE_DEFAULT_PROTOCOL);
+    print_wrapped(out, shapes, 2, 79);
 }
 
 void se_cli_usage(FILE *out)

@@ -34,7 +34,6 @@
 #define SE_VERSION "unknown"
 #endif
 
-#define SE_DEFAULT_PROTOCOL "protocol/default.json"
 
 /* The effective protocol: --protocol FILE or the built-in default, with the
  * command line's overrides. Everything here happens before any GPU work. */
