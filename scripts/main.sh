@@ -1,17 +1,39 @@
 #!/usr/bin/env bash
-# main.sh - the README's main job: installs what is missing, builds, and on
-# a machine with an NVIDIA GPU runs the default protocol (validation, timing,
-# a new run directory under runs/) and renders its figures and report into
+# main.sh [RUN_ARGS...] - the README's main job: checks for what a run needs
+# (scripts/deps.sh run: without root it installs nothing and names the
+# packages that are missing), builds softmax-evidence, and on a machine with
+# an NVIDIA GPU runs the default protocol (validation, timing, a new run
+# directory under runs/) and renders its figures and report into
 # out/<run id>/. Without a GPU it re-verifies the committed reference run
 # instead, re-renders its figures and report into out/reference/, and says
-# so. Extra arguments go to `softmax-evidence run`.
+# so. Extra arguments go to `softmax-evidence run` (e.g. --shapes 8x4096,
+# --protocol FILE). SE_MAIN_STOP_AFTER=setup stops after the check of what is
+# needed, SE_MAIN_STOP_AFTER=configure after CMake's configure step
+# (docs/SETUP.md; tests/setup/main_setup_as_user.sh uses it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh || exit 1
+stop=${SE_MAIN_STOP_AFTER:-}
+case "$stop" in
+    ""|setup|configure) ;;
+    *) echo "main: SE_MAIN_STOP_AFTER is '$stop'; it takes setup or configure" >&2; exit 2 ;;
+esac
+scripts/deps.sh run || exit 1
+[ "$stop" = setup ] && { echo "main: everything a run needs is here (SE_MAIN_STOP_AFTER=setup: stopping)"; exit 0; }
+# The tests need cmocka, a run does not: without it the tests are not configured.
+tests=()
+if ! pkg-config --exists cmocka 2>/dev/null; then
+    tests=(-DSE_BUILD_TESTS=OFF)
+fi
+if [ "$stop" = configure ]; then
+    scripts/build.sh --configure-only "${tests[@]}" >build.log 2>&1 || {
+        cat build.log; echo "main: configuring build/ failed" >&2; exit 1; }
+    echo "main: configured build/ (SE_MAIN_STOP_AFTER=configure: stopping before the build; the output in build.log)"
+    exit 0
+fi
 # The build's progress (ninja's [n/N] lines) on the terminal, everything in build.log.
-echo "main: building into build/ (the whole output in build.log)"
-scripts/build.sh 2>&1 | tee build.log | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]|^build:' |
-    cut -c1-100
+echo "main: building softmax-evidence into build/ (the whole output in build.log)"
+scripts/build.sh --target softmax-evidence "${tests[@]}" 2>&1 | tee build.log |
+    grep --line-buffered -E '^\[[0-9]+/[0-9]+\]|^build:' | cut -c1-100
 [ "${PIPESTATUS[0]}" -eq 0 ] || { cat build.log; echo "main: build failed" >&2; exit 1; }
 # The run writes its run directory's path here (--run-dir-out), also when a
 # case failed validation; nothing is scraped from its output.

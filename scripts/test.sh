@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# test.sh - the README's test command: installs what is missing, builds,
+# test.sh - the README's test command: installs what is missing (scripts/deps.sh test), builds,
 # and runs every test. Tests that need a GPU skip, saying why, where there
 # is none; on a GPU machine they run. Then scripts/ci-extra.sh: the CPU
 # tests under ASan and UBSan, and each fuzzer for 20 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
-scripts/build.sh
+scripts/deps.sh test
+scripts/build.sh -DSE_BUILD_TESTS=ON
 cd build
 set +e
 ctest --output-on-failure 2>&1 | tee ctest-output.txt

@@ -371,7 +371,10 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
 {
     struct stat sb;
     char sig[4400], remote[4400];
-    if (stat(o->run, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    if (stat(o->run, &sb) != 0)
+        return se_fail(err, SE_ERR_USAGE, "archive: %s: %s", o->run,
+                       errno == ENOENT ? "does not exist" : strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
         return se_fail(err, SE_ERR_USAGE, "archive: %s: not a directory", o->run);
     if (lstat(o->output, &sb) == 0)
         return se_fail(err, SE_ERR_USAGE, "archive: -o %s: exists; an archive is never replaced "

@@ -144,27 +144,53 @@ static const char *const PHASE_WHAT[SE_NPHASES] = {
     "per tile: write y",
 };
 
-/* One record's place in the export: its track group (phase, or 0 for
- * rows), its SM, and the slot within that SM the greedy assignment gave it. */
+/* One record's place in the export: its block's unit (the phase of a
+ * phased trace, where each phase is its own launch or is fenced by a grid
+ * barrier, or 0: a megakernel's block runs every phase, rowblock's one row
+ * after another), its SM and block, its times, and the block slot of its
+ * SM that its unit got. */
 typedef struct chrome_slot {
     size_t rec;
     int group, sm;
+    int64_t block;
     uint64_t s, e;
-    int64_t tid;
+    int64_t slot, lane, tid;
 } chrome_slot;
 
-static int cmp_chrome_slot(const void *a, const void *b)
+/* By unit (SM, group, block), then start. */
+static int cmp_chrome_unit(const void *a, const void *b)
 {
     const chrome_slot *x = a, *y = b;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
     if (x->group != y->group)
         return x->group < y->group ? -1 : 1;
+    if (x->block != y->block)
+        return x->block < y->block ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->rec < y->rec ? -1 : x->rec > y->rec;
+}
+
+/* A block's stay on its SM: the first start and last end of its unit's
+ * records, which are sl[first .. first + n). */
+typedef struct chrome_unit {
+    int sm;
+    uint64_t s, e;
+    size_t first, n;
+    int64_t slot;
+} chrome_unit;
+
+static int cmp_unit_start(const void *a, const void *b)
+{
+    const chrome_unit *x = a, *y = b;
     if (x->sm != y->sm)
         return x->sm < y->sm ? -1 : 1;
     if (x->s != y->s)
         return x->s < y->s ? -1 : 1;
     if (x->e != y->e)
         return x->e < y->e ? -1 : 1;
-    return x->rec < y->rec ? -1 : x->rec > y->rec;
+    return x->first < y->first ? -1 : x->first > y->first;
 }
 
 /* A min-heap entry of the greedy slot assignment: a busy slot keyed by the
@@ -218,17 +244,22 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
     for (size_t i = 0; i < t->n; i++)
         t0 = t->v[i].start_ns < t0 ? t->v[i].start_ns : t0;
     chrome_slot *sl = malloc((t->n + 1) * sizeof *sl);
+    chrome_unit *un = malloc((t->n + 1) * sizeof *un);
     int64_t *slot_of = malloc((t->n + 1) * sizeof *slot_of);
-    /* The slots of the current (group, SM): busy ones by the end of their
-     * last slice, idle ones by number (heaps: linearithmic in the records,
-     * however many of them overlap). */
+    /* Heaps of the greedy assignments: busy slots (or lanes) by the end of
+     * their last occupant, idle ones by number; linearithmic in the
+     * records, however many of them overlap. */
     slot_item *busy = malloc((t->n + 1) * sizeof *busy);
     slot_item *idle = malloc((t->n + 1) * sizeof *idle);
-    if (!sl || !slot_of || !busy || !idle) {
+    size_t *lanes = malloc((t->n + 1) * sizeof *lanes), *base = malloc((t->n + 1) * sizeof *base);
+    if (!sl || !un || !slot_of || !busy || !idle || !lanes || !base) {
         free(sl);
+        free(un);
         free(slot_of);
         free(busy);
         free(idle);
+        free(lanes);
+        free(base);
         return se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export", title);
     }
     for (size_t i = 0; i < t->n; i++) {
@@ -237,65 +268,94 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
         int64_t row, tile;
         if (kind != SE_TRACE_ROWS && r->task >= 0 && r->task < g->total)
             se_task_decode(g, r->task, &ph, &row, &tile);
-        sl[i] = (chrome_slot){i, ph, r->sm, r->start_ns,
-                              r->end_ns < r->start_ns ? r->start_ns : r->end_ns, 0};
+        sl[i] = (chrome_slot){i, kind == SE_TRACE_PHASED ? ph : 0, r->sm, r->block, r->start_ns,
+                              r->end_ns < r->start_ns ? r->start_ns : r->end_ns, 0, 0, 0};
     }
-    qsort(sl, t->n, sizeof *sl, cmp_chrome_slot);
-    json_t *ev = json_array();
-    /* Greedy slots: within one (group, SM), records in start order each take
-     * the lowest slot whose last slice has ended, so the slices of one slot
-     * never overlap. Track ids count up within a group. */
-    int groups_named = 0;
-    for (size_t a = 0; a < t->n;) {
-        int group = sl[a].group;
-        int64_t next_tid = 1;
-        if (!(groups_named & (1 << group))) {
-            groups_named |= 1 << group;
-            char nm[256];
-            if (kind == SE_TRACE_ROWS)
-                snprintf(nm, sizeof nm, "%s: one task per row", title);
-            else
-                snprintf(nm, sizeof nm, "%s: phase %c (%s)", title, se_trace_phase_letter[group],
-                         PHASE_WHAT[group]);
-            json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name",
-                                                "ph", "M", "pid", group + 1, "args", "name", nm));
-            json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:i}}", "name",
-                                                "process_sort_index", "ph", "M", "pid", group + 1,
-                                                "args", "sort_index", group + 1));
+    /* Units: the records of one block (and phase, for a phased trace) on
+     * one SM; its stay runs from their first start to their last end. */
+    qsort(sl, t->n, sizeof *sl, cmp_chrome_unit);
+    size_t nu = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (nu && un[nu - 1].sm == sl[i].sm && sl[un[nu - 1].first].group == sl[i].group &&
+            sl[un[nu - 1].first].block == sl[i].block) {
+            chrome_unit *u = &un[nu - 1];
+            u->e = sl[i].e > u->e ? sl[i].e : u->e;
+            u->n++;
+            continue;
         }
-        size_t b = a;
-        while (b < t->n && sl[b].group == group) {
-            int sm = sl[b].sm;
-            size_t c = b, nslots = 0, n_busy = 0, n_idle = 0;
-            for (; c < t->n && sl[c].group == group && sl[c].sm == sm; c++) {
-                /* Starts only grow: a slot that has ended stays ended. */
-                while (n_busy && busy[0].key <= sl[c].s) {
-                    size_t k = slot_pop(busy, &n_busy).slot;
-                    slot_push(idle, &n_idle, (slot_item){k, k});
-                }
-                size_t k = n_idle ? slot_pop(idle, &n_idle).slot : nslots++;
-                slot_push(busy, &n_busy, (slot_item){sl[c].e, k});
-                sl[c].tid = next_tid + (int64_t)k;
+        un[nu++] = (chrome_unit){sl[i].sm, sl[i].s, sl[i].e, i, 1, 0};
+    }
+    /* Per SM, in order of arrival, each block takes the lowest slot free at
+     * its start (a slot whose last block has left), so an SM has as many
+     * slots as it ever held blocks at once. */
+    qsort(un, nu, sizeof *un, cmp_unit_start);
+    json_t *ev = json_array();
+    for (size_t a = 0; a < nu;) {
+        int sm = un[a].sm;
+        size_t c = a, nslots = 0, n_busy = 0, n_idle = 0;
+        for (; c < nu && un[c].sm == sm; c++) {
+            /* Starts only grow: a slot that has been left stays free. */
+            while (n_busy && busy[0].key <= un[c].s) {
+                size_t k = slot_pop(busy, &n_busy).slot;
+                slot_push(idle, &n_idle, (slot_item){k, k});
             }
-            for (size_t k = 0; k < nslots; k++) {
-                char nm[64];
-                snprintf(nm, sizeof nm, "SM %d, block slot %zu", sm, k);
+            size_t k = n_idle ? slot_pop(idle, &n_idle).slot : nslots++;
+            slot_push(busy, &n_busy, (slot_item){un[c].e, k});
+            un[c].slot = (int64_t)k;
+        }
+        /* Within a block's stay, tasks that run at once (a fused block's
+         * warps on rows of their own) take lanes of its slot the same way;
+         * a slot has as many lanes as its busiest block needed. */
+        for (size_t k = 0; k < nslots; k++)
+            lanes[k] = 1;
+        for (size_t u = a; u < c; u++) {
+            size_t nl = 0;
+            n_busy = n_idle = 0;
+            for (size_t i = un[u].first; i < un[u].first + un[u].n; i++) {
+                while (n_busy && busy[0].key <= sl[i].s) {
+                    size_t l = slot_pop(busy, &n_busy).slot;
+                    slot_push(idle, &n_idle, (slot_item){l, l});
+                }
+                size_t l = n_idle ? slot_pop(idle, &n_idle).slot : nl++;
+                slot_push(busy, &n_busy, (slot_item){sl[i].e, l});
+                sl[i].slot = un[u].slot;
+                sl[i].lane = (int64_t)l;
+            }
+            if (nl > lanes[un[u].slot])
+                lanes[un[u].slot] = nl;
+        }
+        for (size_t k = 0; k < nslots; k++)
+            base[k] = k ? base[k - 1] + lanes[k - 1] : 0;
+        for (size_t u = a; u < c; u++)
+            for (size_t i = un[u].first; i < un[u].first + un[u].n; i++)
+                sl[i].tid = (int64_t)base[sl[i].slot] + sl[i].lane + 1;
+        char nm[256];
+        snprintf(nm, sizeof nm, "%s: SM %d", title, sm);
+        json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:s}}", "name", "process_name",
+                                            "ph", "M", "pid", sm + 1, "args", "name", nm));
+        json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:{s:i}}", "name",
+                                            "process_sort_index", "ph", "M", "pid", sm + 1,
+                                            "args", "sort_index", sm + 1));
+        for (size_t k = 0; k < nslots; k++)
+            for (size_t l = 0; l < lanes[k]; l++) {
+                json_int_t tid = (json_int_t)(base[k] + l) + 1;
+                if (l == 0)
+                    snprintf(nm, sizeof nm, "SM %d, block slot %zu", sm, k);
+                else
+                    snprintf(nm, sizeof nm, "SM %d, block slot %zu, concurrent task %zu", sm, k,
+                             l + 1);
                 json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:I, s:{s:s}}", "name",
-                                                    "thread_name", "ph", "M", "pid", group + 1,
-                                                    "tid", (json_int_t)(next_tid + (int64_t)k),
-                                                    "args", "name", nm));
+                                                    "thread_name", "ph", "M", "pid", sm + 1,
+                                                    "tid", tid, "args", "name", nm));
                 json_array_append_new(ev, json_pack("{s:s, s:s, s:i, s:I, s:{s:I}}", "name",
                                                     "thread_sort_index", "ph", "M", "pid",
-                                                    group + 1, "tid",
-                                                    (json_int_t)(next_tid + (int64_t)k), "args",
-                                                    "sort_index",
-                                                    (json_int_t)(next_tid + (int64_t)k)));
+                                                    sm + 1, "tid", tid, "args", "sort_index", tid));
             }
-            next_tid += (int64_t)nslots;
-            b = c;
-        }
-        a = b;
+        a = c;
     }
+    free(un);
+    free(lanes);
+    free(base);
     for (size_t i = 0; i < t->n; i++)
         slot_of[sl[i].rec] = (int64_t)i;
     for (size_t i = 0; i < t->n; i++) {
@@ -309,13 +369,15 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
         se_trace_task_name(g, kind, r->task, nm, sizeof nm);
         char cat[4] = {ph >= 0 ? se_trace_phase_letter[ph] : 'R', '\0'};
         json_array_append_new(
-            ev, json_pack("{s:s, s:s, s:s, s:i, s:I, s:f, s:f, s:{s:i, s:i, s:I, s:I, s:I, s:I, "
-                          "s:I}}",
-                          "name", nm, "cat", cat, "ph", "X", "pid", p->group + 1, "tid",
+            ev, json_pack("{s:s, s:s, s:s, s:i, s:I, s:f, s:f, s:{s:s, s:i, s:i, s:I, s:I, s:I, "
+                          "s:I, s:I}}",
+                          "name", nm, "cat", cat, "ph", "X", "pid", p->sm + 1, "tid",
                           (json_int_t)p->tid, "ts", chrome_us(p->s, t0), "dur",
-                          chrome_us(p->e, p->s), "args", "block", r->block, "sm", r->sm, "task",
-                          (json_int_t)r->task, "row", (json_int_t)row, "tile", (json_int_t)tile,
-                          "start_ns", (json_int_t)r->start_ns, "end_ns", (json_int_t)r->end_ns));
+                          chrome_us(p->e, p->s), "args", "phase",
+                          ph >= 0 ? PHASE_WHAT[ph] : "one row", "block", r->block, "sm", r->sm,
+                          "task", (json_int_t)r->task, "row", (json_int_t)row, "tile",
+                          (json_int_t)tile, "start_ns", (json_int_t)r->start_ns, "end_ns",
+                          (json_int_t)r->end_ns));
     }
     /* The dependency edges the checks test (model/taskgraph_host.c), as
      * flow arrows from the producer's slice to the consumer's: a flow start
@@ -351,13 +413,13 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
                 id++;
                 json_array_append_new(
                     ev, json_pack("{s:s, s:s, s:s, s:I, s:i, s:I, s:f}", "name", "dependency",
-                                  "cat", "dependency", "ph", "s", "id", id, "pid", p->group + 1,
+                                  "cat", "dependency", "ph", "s", "id", id, "pid", p->sm + 1,
                                   "tid", (json_int_t)p->tid, "ts",
                                   chrome_us(p->s + (p->e - p->s) / 2, t0)));
                 json_array_append_new(
                     ev, json_pack("{s:s, s:s, s:s, s:s, s:I, s:i, s:I, s:f}", "name",
                                   "dependency", "cat", "dependency", "ph", "f", "bp", "e", "id",
-                                  id, "pid", c->group + 1, "tid", (json_int_t)c->tid, "ts",
+                                  id, "pid", c->sm + 1, "tid", (json_int_t)c->tid, "ts",
                                   chrome_us(c->s + (c->e - c->s) / 2, t0)));
             }
         }

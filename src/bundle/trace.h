@@ -91,13 +91,16 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
                          const char *name, FILE *out, json_t **report, int *ok, se_err *err);
 
 /* Chrome trace-event JSON (Perfetto, chrome://tracing). One track group
- * (process) per phase A..E (one for rowblock's rows); in it one track
- * (thread) per resident block slot, "SM s, block slot k": the records of
- * one SM and phase, in start order, each take the lowest slot whose last
- * slice has ended, so no two slices on a track overlap (Perfetto's rule:
- * slices on a track nest or are disjoint). One complete event ("ph":"X")
- * per record named by phase, row and tile, with block, SM, task and the
- * raw times in its args; ts and dur in microseconds from the trace's first
+ * (process) per SM, "<title>: SM s"; in it one track (thread) per block
+ * slot, "SM s, block slot k". A block's stay on its SM (its records, of one
+ * phase in a phased trace, where phases are separate launches or fenced by
+ * grid barriers; all of them otherwise) runs from its first start to its
+ * last end; per SM, in order of arrival, each block takes the lowest slot
+ * free at its start, so an SM has as many slots as it held blocks at once
+ * and the slices of a slot never overlap (Perfetto's rule: slices on a
+ * track nest or are disjoint). One complete event ("ph":"X") per record
+ * named by phase, row and tile, with what the phase computes, block, SM,
+ * task and the raw times in its args; ts and dur in microseconds from the trace's first
  * start, exact to the nanosecond when written with JSON_REAL_PRECISION(15).
  * Each dependency edge of the task graph (the ones se_trace_check tests)
  * is a flow arrow: "s" in the producer's slice, "f" (bound to the

@@ -432,7 +432,10 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
 se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
 {
     struct stat sb;
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+    if (stat(dir, &sb) != 0)
+        return se_fail(err, SE_ERR_IO, "%s: %s", dir,
+                       errno == ENOENT ? "does not exist" : strerror(errno));
+    if (!S_ISDIR(sb.st_mode))
         return se_fail(err, SE_ERR_IO, "%s: not a directory", dir);
     verify_ctx v;
     memset(&v, 0, sizeof v);

@@ -56,10 +56,10 @@ typedef enum se_trace_kind {
     X(GRAPH, "graph", "graph", "graph", SE_ROLE_TILED, NULL, SE_TRACE_PHASED, "#6baed6",      \
       "the same five launches captured into a CUDA graph and replayed")                      \
     X(STREAM_PDL, "stream-pdl", "pdl", "stream", SE_ROLE_TILED, NULL, SE_TRACE_PHASED,        \
-      "#01665e", "the five launches with programmatic dependent launch: each phase may "       \
+      "#762a83", "the five launches with programmatic dependent launch: each phase may "       \
       "start while the one before it drains, and waits for its results")                     \
     X(GRAPH_PDL, "graph-pdl", "pdl", "graph", SE_ROLE_TILED, NULL, SE_TRACE_PHASED,           \
-      "#5ab4ac", "the programmatic-dependent launches captured into a graph (programmatic "    \
+      "#de77ae", "the programmatic-dependent launches captured into a graph (programmatic "    \
       "edges) and replayed")                                                                  \
     X(FUSION, "fusion", "fusion", "stream", SE_ROLE_TILED, "fusion", SE_TRACE_PHASED,         \
       "#a63603", "one cooperative kernel with grid-wide barriers between the phases")        \
@@ -73,9 +73,9 @@ typedef enum se_trace_kind {
     X(MEGAKERNEL_GRAPH, "megakernel-graph", "megakernel", "graph", SE_ROLE_TILED,             \
       "megakernel", SE_TRACE_TASKS, "#74c476", "the toy megakernel as a graph node")          \
     X(ROWBLOCK, "rowblock", "rowblock", "stream", SE_ROLE_CONTROL, NULL, SE_TRACE_ROWS,       \
-      "#6a51a3", "control, not tiled: each row read once by a thread, a block, a cluster or "  \
+      "#8c8c00", "control, not tiled: each row read once by a thread, a block, a cluster or "  \
       "the blocks of a cooperative grid")                                                     \
-    X(CUDNN, "cudnn", "cudnn", "stream", SE_ROLE_REFERENCE, NULL, SE_TRACE_NONE, "#e7298a",   \
+    X(CUDNN, "cudnn", "cudnn", "stream", SE_ROLE_REFERENCE, NULL, SE_TRACE_NONE, "#000000",   \
       "reference: cuDNN's softmax on the pre-scaled input")
 
 typedef enum se_strategy {

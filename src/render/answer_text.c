@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bundle/verify.h"
+#include "render/answer_summary.h"
 #include "render/buf.h"
 #include "render/doc.h"
 
@@ -433,7 +434,10 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
     if (st == SE_OK) {
-        se_answer_print(out, &a, fmt, 1);
+        if (fmt == SE_ANSWER_SUMMARY || fmt == SE_ANSWER_JSON)
+            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON);
+        else
+            se_answer_print(out, &a, fmt, 1);
         se_answer_free(&a);
     }
     for (size_t i = 0; i < loaded; i++)

@@ -12,7 +12,10 @@
 #include "bundle/answer.h"
 #include "render/doc.h"
 
-typedef enum se_answer_format { SE_ANSWER_TEXT, SE_ANSWER_MD } se_answer_format;
+/* SUMMARY and JSON: render/answer_summary.h (se_answer_main only). */
+typedef enum se_answer_format {
+    SE_ANSWER_TEXT, SE_ANSWER_MD, SE_ANSWER_SUMMARY, SE_ANSWER_JSON
+} se_answer_format;
 
 /* The sentences as a list, the grid as a table and the head-to-head
  * lines, appended to a document (report, site, README); with context, then
@@ -28,7 +31,7 @@ char *se_answer_sentences(const se_answer *a);
  * fixed-width text for the terminal. */
 void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int context);
 
-/* `softmax-evidence answer RUN [RUN...] [--format text|md]`: verifies
+/* `softmax-evidence answer RUN [RUN...] [--format text|md|summary|json]`: verifies
  * every run, then prints the answer built from them (the first run is the
  * reference, the others give the between-run range). */
 se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,

@@ -124,8 +124,64 @@ static se_status load_scopes(const se_rundata *rd, const xcase *c, se_sample_set
     return se_rundata_samples(rd, rel, sets, SE_NSCOPES, err);
 }
 
+/* The timing summaries of one scope under tag prefix pfx ("nv/cold" or
+ * "se/warm"): sample size, GPU time statistics, bandwidth and the mean SM
+ * clock. what: how the scope's samples were taken, for the descriptions. */
+static void nv_scope_times(json_t *s, const char *pfx, const char *label, const json_t *d,
+                           const se_sample_set *set, const char *what)
+{
+    const double sec = 1e-9;
+    double median = se_json_num(d, "median_ns"), mean = se_json_num(d, "mean_ns");
+    double q1 = se_json_num(d, "p25_ns"), q3 = se_json_num(d, "p75_ns");
+    char tag[96], name[96], desc[320];
+#define NV_TAG(suffix, nm, ds)                                                                \
+    (snprintf(tag, sizeof tag, "%s/%s", pfx, suffix),                                         \
+     snprintf(name, sizeof name, "%s%s", nm, label),                                          \
+     snprintf(desc, sizeof desc, "%s (%s)", ds, what))
+    NV_TAG("sample_size", "Samples", "Number of isolated executions");
+    nv_i64(s, tag, name, "sample_size", desc, (long long)json_integer_value(json_object_get(d, "n")));
+    NV_TAG("time/gpu/mean", "GPU Time", "Mean device time of one instance");
+    nv_f64(s, tag, name, "duration", desc, mean * sec);
+    NV_TAG("time/gpu/min", "Min GPU Time", "Shortest device time");
+    nv_f64(s, tag, name, "duration", desc, se_json_num(d, "min_ns") * sec);
+    NV_TAG("time/gpu/max", "Max GPU Time", "Longest device time");
+    nv_f64(s, tag, name, "duration", desc, se_json_num(d, "max_ns") * sec);
+    NV_TAG("time/gpu/stdev/absolute", "Stdev", "Standard deviation of the device times");
+    nv_f64(s, tag, name, "duration", desc, se_json_num(d, "stdev_ns") * sec);
+    NV_TAG("time/gpu/stdev/relative", "Noise", "Relative standard deviation of the device times");
+    nv_f64(s, tag, name, "percentage", desc, mean > 0 ? se_json_num(d, "stdev_ns") / mean : 0);
+    NV_TAG("time/gpu/q1", "Q1 GPU Time", "25th percentile of the device times (type 7)");
+    nv_f64(s, tag, name, "duration", desc, q1 * sec);
+    NV_TAG("time/gpu/median", "Median GPU Time", "Median device time");
+    nv_f64(s, tag, name, "duration", desc, median * sec);
+    NV_TAG("time/gpu/q3", "Q3 GPU Time", "75th percentile of the device times (type 7)");
+    nv_f64(s, tag, name, "duration", desc, q3 * sec);
+    NV_TAG("time/gpu/iqr/absolute", "IQR", "Interquartile range of the device times");
+    nv_f64(s, tag, name, "duration", desc, (q3 - q1) * sec);
+    NV_TAG("time/gpu/iqr/relative", "IQR Noise", "Interquartile range over the median");
+    nv_f64(s, tag, name, "percentage", desc, median > 0 ? (q3 - q1) / median : 0);
+    if (json_object_get(d, "gbps")) {
+        NV_TAG("bw/global/bytes_per_second", "GlobalMem BW",
+               "Bytes read and written (8 per element) over the median device time");
+        nv_f64(s, tag, name, "byte_rate", desc, se_json_num(d, "gbps") * 1e9);
+    }
+    double clock = 0.0;
+    for (size_t i = 0; i < set->n; i++)
+        clock += set->v[i].sm_mhz;
+    if (set->n) {
+        NV_TAG("sm_clock_rate/mean", "Clock Rate", "Mean SM clock read before each sample, Hz");
+        nv_f64(s, tag, name, "frequency", desc, clock / (double)set->n * 1e6);
+    }
+#undef NV_TAG
+}
+
 /* The nvbench summaries of one case. sets: its samples; bin and freqs: the
- * sidecar files' names relative to the JSON file. */
+ * sidecar files' names relative to the JSON file. nvbench's cold
+ * measurement flushes L2 before each sample, so nv/cold/... is our
+ * device_cold scope (L2 flushed) and the sample files hold its samples; the
+ * L2-warm device scope, which nvbench has no single-instance measurement
+ * for, goes under se/warm/..., and the batch scope (back to back, L2 warm) is
+ * nvbench's batch measurement. */
 static json_t *nv_state_summaries(const xcase *c, const se_sample_set *sets, const char *bin,
                                   const char *freqs)
 {
@@ -133,97 +189,62 @@ static json_t *nv_state_summaries(const xcase *c, const se_sample_set *sets, con
     const json_t *fl = se_json_path(c->j, "scopes.device_cold");
     const json_t *b = se_json_path(c->j, "scopes.batch");
     const json_t *h = se_json_path(c->j, "scopes.host");
+    const se_sample_set *cold = &sets[SE_SCOPE_DEVICE_COLD];
     json_t *s = json_array();
     const double sec = 1e-9;
-    double median = se_json_num(d, "median_ns"), mean = se_json_num(d, "mean_ns");
-    double q1 = se_json_num(d, "p25_ns"), q3 = se_json_num(d, "p75_ns");
-    nv_i64(s, "nv/cold/sample_size", "Samples", "sample_size",
-           "Number of isolated executions (softmax-evidence device scope: events around one "
-           "instance, L2 warm, not flushed)", (long long)json_integer_value(json_object_get(d, "n")));
-    nv_f64(s, "nv/cold/time/cpu/mean", "CPU Time", "duration",
-           "Mean host-observed latency, first launch call to stream synchronize "
-           "(softmax-evidence host scope)", se_json_num(h, "mean_ns") * sec);
-    nv_f64(s, "nv/cold/time/cpu/stdev/relative", "Noise", "percentage",
-           "Relative standard deviation of the host-observed latencies",
-           se_json_num(h, "mean_ns") > 0 ? se_json_num(h, "stdev_ns") / se_json_num(h, "mean_ns") : 0);
-    nv_f64(s, "nv/cold/time/gpu/mean", "GPU Time", "duration",
-           "Mean device time of one instance (CUDA events), L2 warm", mean * sec);
-    nv_f64(s, "nv/cold/time/gpu/min", "Min GPU Time", "duration", "Shortest device time",
-           se_json_num(d, "min_ns") * sec);
-    nv_f64(s, "nv/cold/time/gpu/max", "Max GPU Time", "duration", "Longest device time",
-           se_json_num(d, "max_ns") * sec);
-    nv_f64(s, "nv/cold/time/gpu/stdev/absolute", "Stdev", "duration",
-           "Standard deviation of the device times", se_json_num(d, "stdev_ns") * sec);
-    nv_f64(s, "nv/cold/time/gpu/stdev/relative", "Noise", "percentage",
-           "Relative standard deviation of the device times",
-           mean > 0 ? se_json_num(d, "stdev_ns") / mean : 0);
-    nv_f64(s, "nv/cold/time/gpu/q1", "Q1 GPU Time", "duration",
-           "25th percentile of the device times (type 7)", q1 * sec);
-    nv_f64(s, "nv/cold/time/gpu/median", "Median GPU Time", "duration",
-           "Median device time", median * sec);
-    nv_f64(s, "nv/cold/time/gpu/q3", "Q3 GPU Time", "duration",
-           "75th percentile of the device times (type 7)", q3 * sec);
-    nv_f64(s, "nv/cold/time/gpu/iqr/absolute", "IQR", "duration",
-           "Interquartile range of the device times", (q3 - q1) * sec);
-    nv_f64(s, "nv/cold/time/gpu/iqr/relative", "IQR Noise", "percentage",
-           "Interquartile range over the median", median > 0 ? (q3 - q1) / median : 0);
-    if (json_object_get(d, "gbps"))
-        nv_f64(s, "nv/cold/bw/global/bytes_per_second", "GlobalMem BW", "byte_rate",
-               "Bytes read and written (8 per element) over the median device time",
-               se_json_num(d, "gbps") * 1e9);
-    double clock = 0.0;
-    for (size_t i = 0; i < sets[0].n; i++)
-        clock += sets[0].v[i].sm_mhz;
-    if (sets[0].n)
-        nv_f64(s, "nv/cold/sm_clock_rate/mean", "Clock Rate", "frequency",
-               "Mean SM clock read before each sample, Hz", clock / (double)sets[0].n * 1e6);
+    nv_scope_times(s, "nv/cold", "", fl,
+                   cold, "softmax-evidence device_cold scope: CUDA events around one instance, "
+                   "L2 flushed before each, as nvbench's cold measurement");
     json_t *file = nv_summary("nv/json/bin:nv/cold/sample_times", "Samples Times File",
-                              "file/sample_times", "Binary file containing sample times as "
-                              "little-endian float32 (seconds)");
+                              "file/sample_times", "Binary file containing the L2-flushed sample "
+                              "times as little-endian float32 (seconds)");
     char n[32];
-    snprintf(n, sizeof n, "%zu", sets[0].n);
+    snprintf(n, sizeof n, "%zu", cold->n);
     nv_data(file, "filename", "string", bin);
     nv_data(file, "size", "int64", n);
     json_array_append_new(s, file);
     json_t *ff = nv_summary("nv/json/freqs-bin:nv/cold/sample_freqs", "Samples Frequencies File",
                             "file/sample_freqs", "Binary file containing the SM clock of each "
-                            "sample as little-endian float32 (Hz)");
+                            "L2-flushed sample as little-endian float32 (Hz)");
     nv_data(ff, "filename", "string", freqs);
     nv_data(ff, "size", "int64", n);
     json_array_append_new(s, ff);
     nv_i64(s, "nv/batch/sample_size", "Samples", "sample_size",
-           "Number of batch samples (events around a batch of back-to-back instances)",
+           "Number of batch samples (events around a batch of back-to-back instances, L2 warm)",
            (long long)json_integer_value(json_object_get(b, "n")));
     nv_f64(s, "nv/batch/time/gpu/mean", "Batch GPU", "duration",
-           "Mean time per instance in a batch of back-to-back instances", se_json_num(b, "mean_ns") * sec);
-    /* Ours, beside nvbench's: the intervals and the flushed-L2 scope. */
+           "Mean time per instance in a batch of back-to-back instances (L2 warm)",
+           se_json_num(b, "mean_ns") * sec);
+    /* Ours, beside nvbench's: the L2-warm single instance (the scope of the
+     * answer), its intervals and ratio to stream, and the host scope. */
+    nv_scope_times(s, "se/warm", ", L2 warm", d, &sets[SE_SCOPE_DEVICE],
+                   "softmax-evidence device scope: CUDA events around one instance, L2 warm "
+                   "(not flushed), the scope of the answer");
     const json_t *ci = json_object_get(d, "median_ci95_ns");
-    nv_f64(s, "se/cold/time/gpu/median/ci95/lower", "Median 95% lo", "duration",
-           "softmax-evidence: lower bound of the bootstrap 95% interval of the median device time",
-           json_number_value(json_array_get(ci, 0)) * sec);
-    nv_f64(s, "se/cold/time/gpu/median/ci95/upper", "Median 95% hi", "duration",
-           "softmax-evidence: upper bound of the bootstrap 95% interval of the median device time",
-           json_number_value(json_array_get(ci, 1)) * sec);
+    nv_f64(s, "se/warm/time/gpu/median/ci95/lower", "Median 95% lo, L2 warm", "duration",
+           "softmax-evidence: lower bound of the bootstrap 95% interval of the median device "
+           "time, L2 warm", json_number_value(json_array_get(ci, 0)) * sec);
+    nv_f64(s, "se/warm/time/gpu/median/ci95/upper", "Median 95% hi, L2 warm", "duration",
+           "softmax-evidence: upper bound of the bootstrap 95% interval of the median device "
+           "time, L2 warm", json_number_value(json_array_get(ci, 1)) * sec);
     const json_t *r = json_object_get(d, "time_ratio_to_stream");
     if (r) {
-        nv_f64(s, "se/cold/time_ratio_to_stream", "vs stream", "ratio",
-               "softmax-evidence: median device time over stream's, same shape",
+        nv_f64(s, "se/warm/time_ratio_to_stream", "vs stream, L2 warm", "ratio",
+               "softmax-evidence: median device time over stream's, same shape, L2 warm",
                se_json_num(r, "ratio"));
-        nv_f64(s, "se/cold/time_ratio_to_stream/ci95/lower", "vs stream 95% lo", "ratio",
+        nv_f64(s, "se/warm/time_ratio_to_stream/ci95/lower", "vs stream 95% lo", "ratio",
                "softmax-evidence: lower bound of the ratio's bootstrap 95% interval",
                json_number_value(json_array_get(json_object_get(r, "ci95"), 0)));
-        nv_f64(s, "se/cold/time_ratio_to_stream/ci95/upper", "vs stream 95% hi", "ratio",
+        nv_f64(s, "se/warm/time_ratio_to_stream/ci95/upper", "vs stream 95% hi", "ratio",
                "softmax-evidence: upper bound of the ratio's bootstrap 95% interval",
                json_number_value(json_array_get(json_object_get(r, "ci95"), 1)));
     }
-    if (fl) {
-        nv_f64(s, "se/flushed/time/gpu/median", "Median GPU Time, L2 flushed", "duration",
-               "softmax-evidence device_cold scope: median device time after flushing L2",
-               se_json_num(fl, "median_ns") * sec);
-        nv_i64(s, "se/flushed/sample_size", "Samples, L2 flushed", "sample_size",
-               "softmax-evidence device_cold scope: number of samples",
-               (long long)json_integer_value(json_object_get(fl, "n")));
-    }
+    nv_f64(s, "se/host/time/cpu/mean", "CPU Time", "duration",
+           "softmax-evidence host scope: mean host-observed latency, first launch call to "
+           "stream synchronize (L2 warm)", se_json_num(h, "mean_ns") * sec);
+    nv_f64(s, "se/host/time/cpu/stdev/relative", "CPU Noise", "percentage",
+           "Relative standard deviation of the host-observed latencies",
+           se_json_num(h, "mean_ns") > 0 ? se_json_num(h, "stdev_ns") / se_json_num(h, "mean_ns") : 0);
     return s;
 }
 
@@ -286,25 +307,26 @@ static se_status nvbench_doc(const se_rundata *rd, const char *bin_dir, const ch
         se_sample_set sets[SE_NSCOPES] = {{0}};
         st = load_scopes(rd, &cs[i], sets, err);
         float *t = NULL, *f = NULL;
+        const se_sample_set *cold = &sets[SE_SCOPE_DEVICE_COLD];
         if (st == SE_OK) {
-            t = malloc((sets[0].n + 1) * sizeof *t);
-            f = malloc((sets[0].n + 1) * sizeof *f);
+            t = malloc((cold->n + 1) * sizeof *t);
+            f = malloc((cold->n + 1) * sizeof *f);
             if (!t || !f)
                 st = se_fail(err, SE_ERR_NOMEM, "export: out of memory");
         }
         char file[64], path[4700], bin[4400], freqs[4400];
         snprintf(file, sizeof file, "%zu.bin", i);
         if (st == SE_OK) {
-            for (size_t j = 0; j < sets[0].n; j++) {
-                t[j] = (float)(sets[0].v[j].ns * 1e-9);
-                f[j] = (float)(sets[0].v[j].sm_mhz * 1e6);
+            for (size_t j = 0; j < cold->n; j++) {
+                t[j] = (float)(cold->v[j].ns * 1e-9);
+                f[j] = (float)(cold->v[j].sm_mhz * 1e6);
             }
             snprintf(path, sizeof path, "%s/%s", bin_dir, file);
-            st = write_f32(path, t, sets[0].n, err);
+            st = write_f32(path, t, cold->n, err);
         }
         if (st == SE_OK) {
             snprintf(path, sizeof path, "%s/%s", freqs_dir, file);
-            st = write_f32(path, f, sets[0].n, err);
+            st = write_f32(path, f, cold->n, err);
         }
         if (st == SE_OK) {
             snprintf(bin, sizeof bin, "%s/%s", bin_name, file);
@@ -342,7 +364,9 @@ static se_status nvbench_doc(const se_rundata *rd, const char *bin_dir, const ch
 }
 
 /* Google Benchmark: per case one "iteration" entry per device-scope sample
- * (repetitions), then its median, mean and stddev aggregates, in us. */
+ * (repetitions), then its median, mean and stddev aggregates, in ns:
+ * compare.py prints times as whole numbers of time_unit, so microseconds
+ * printed a 16.13 us median as "16". */
 static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
 {
     xcase *cs = NULL;
@@ -356,13 +380,13 @@ static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
         st = load_scopes(rd, &cs[i], sets, err);
         size_t reps = sets[0].n;
         for (size_t j = 0; st == SE_OK && j < reps; j++) {
-            double us = sets[0].v[j].ns / 1e3;
+            double ns = sets[0].v[j].ns;
             json_array_append_new(benches, json_pack(
                 "{s:s, s:I, s:i, s:s, s:s, s:I, s:I, s:i, s:i, s:f, s:f, s:s}", "name", cs[i].id,
                 "family_index", (json_int_t)i, "per_family_instance_index", 0, "run_name",
                 cs[i].id, "run_type", "iteration", "repetitions", (json_int_t)reps,
-                "repetition_index", (json_int_t)j, "threads", 1, "iterations", 1, "real_time", us,
-                "cpu_time", us, "time_unit", "us"));
+                "repetition_index", (json_int_t)j, "threads", 1, "iterations", 1, "real_time", ns,
+                "cpu_time", ns, "time_unit", "ns"));
         }
         const json_t *d = se_json_path(cs[i].j, "scopes.device");
         static const char *const aggs[3][2] = {
@@ -370,13 +394,13 @@ static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
         for (int a = 0; st == SE_OK && a < 3; a++) {
             char name[SE_CASE_ID_SIZE + 16];
             snprintf(name, sizeof name, "%s_%s", cs[i].id, aggs[a][0]);
-            double us = se_json_num(d, aggs[a][1]) / 1e3;
+            double ns = se_json_num(d, aggs[a][1]);
             json_array_append_new(benches, json_pack(
                 "{s:s, s:I, s:i, s:s, s:s, s:I, s:i, s:s, s:s, s:I, s:f, s:f, s:s}", "name", name,
                 "family_index", (json_int_t)i, "per_family_instance_index", 0, "run_name",
                 cs[i].id, "run_type", "aggregate", "repetitions", (json_int_t)reps, "threads", 1,
                 "aggregate_name", aggs[a][0], "aggregate_unit", "time", "iterations",
-                (json_int_t)reps, "real_time", us, "cpu_time", us, "time_unit", "us"));
+                (json_int_t)reps, "real_time", ns, "cpu_time", ns, "time_unit", "ns"));
         }
         for (int s = 0; s < SE_NSCOPES; s++)
             se_sample_set_free(&sets[s]);

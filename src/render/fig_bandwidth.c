@@ -38,6 +38,25 @@ static int fraction_of(const se_rundata *rd, const se_shape *s, const char *what
     return 1;
 }
 
+/* The empty kernel's median device time (control.empty_stream), or 0. */
+static double empty_launch_ns(const se_rundata *rd)
+{
+    json_t *e = se_rundata_find(json_object_get(rd->summary, "controls"), "what", "empty_stream");
+    return se_json_num(se_json_path(e, "scopes.device"), "median_ns");
+}
+
+/* A launch-bound shape: its copy takes less than twice an empty kernel
+ * launch, so at least half of the copy's time is the launch, and a
+ * fraction of copy compares launch costs, not bandwidths (1x1 moves 8
+ * bytes). Such a shape gets no bandwidth in Fig. 3. */
+int se_plot_launch_bound(const se_rundata *rd, const se_shape *s)
+{
+    double empty = empty_launch_ns(rd);
+    double copy = se_json_num(se_json_path(se_plot_case_of(rd, s, "copy"), "scopes.device"),
+                              "median_ns");
+    return empty > 0 && copy > 0 && copy < 2 * empty;
+}
+
 se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
@@ -74,7 +93,8 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
             blocks[sc][k] = block++;
             for (size_t i = 0; i < rd->p.n_shapes; i++) {
                 double v[3];
-                if (!fraction_of(rd, &rd->p.shapes[i], what, scopes[sc], v))
+                if (se_plot_launch_bound(rd, &rd->p.shapes[i]) ||
+                    !fraction_of(rd, &rd->p.shapes[i], what, scopes[sc], v))
                     continue;
                 char path[64];
                 snprintf(path, sizeof path, "scopes.%s", scopes[sc]);
@@ -89,10 +109,26 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
         }
     se_plot_script_begin(&gp, f, rd);
     se_buf_add(&gp, "    set multiplot title ");
-    se_plot_gp_quote(&gp, f->title);
+    char title[sizeof f->title + 320];
+    size_t nt = (size_t)snprintf(title, sizeof title, "%s", f->title);
+    for (size_t i = 0; i < rd->p.n_shapes && nt < sizeof title; i++)
+        if (se_plot_launch_bound(rd, &rd->p.shapes[i])) {
+            snprintf(title + nt, sizeof title - nt, "\n\"launch-bound\": the copy takes less than "
+                     "twice an empty kernel launch (%.2f us), so a fraction of copy would compare "
+                     "launch costs, not bandwidths: no points", empty_launch_ns(rd) / 1e3);
+            break;
+        }
+    se_plot_gp_quote(&gp, title);
     se_buf_printf(&gp, " font \"" SE_PLOT_FONT ",16\"\n    set yrange [0:%.4g]\n"
                        "    set ytics 0.1\n    set mytics 2\n", ceil(hi * 1.05 * 10) / 10);
     se_plot_shape_axis(&gp, rd);
+    /* What a launch-bound shape's empty slot means, written in it. */
+    int n_bound = 0;
+    for (size_t i = 0; i < rd->p.n_shapes; i++)
+        if (se_plot_launch_bound(rd, &rd->p.shapes[i]))
+            se_buf_printf(&gp, "    set label %d \"launch-\\nbound\" at %zu, graph 0.5 "
+                               "center font \"" SE_PLOT_FONT ",12\" tc rgb \"#707070\"\n",
+                          ++n_bound, i + 1);
     se_buf_add(&gp, "    set ylabel \"fraction of copy bandwidth (linear)\"\n"
                     "    set grid ytics lc rgb \"#e0e0e0\"\n"
                     "    set lmargin at screen 0.06\n    set rmargin at screen 0.98\n");
@@ -102,7 +138,7 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
         se_buf_add(&gp, " font \"" SE_PLOT_FONT ",15\"\n");
         /* Two panels one above the other, the legend under both. */
         se_buf_printf(&gp, "    set tmargin at screen %s\n    set bmargin at screen %s\n",
-                      sc == 0 ? "0.925" : "0.505", sc == 0 ? "0.605" : "0.185");
+                      sc == 0 ? "0.91" : "0.505", sc == 0 ? "0.605" : "0.185");
         if (sc == 0)
             se_buf_add(&gp, "    unset key\n    unset xlabel\n");
         else

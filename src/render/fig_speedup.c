@@ -221,7 +221,7 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
                "# strategies: speedup = 1 / time_ratio_to_stream.ratio, interval 1 / ci95 (the "
                "paired bootstrap); peers: speedup = median(stream) / median(peer), interval "
                "from the two medians' 95% intervals (stream low / peer high .. stream high / "
-               "peer low)\n# columns: y (row), speedup, low, high, label, shape\n"
+               "peer low)\n# columns: y (row), speedup, low, high, label (name speedup [interval]), shape\n"
                "# one block per series: the mechanisms, then the controls, references and peers\n");
     double lo[2] = {1, 1}, hi[2] = {1, 1};
     int block = 0;
@@ -237,8 +237,9 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
                     continue;
                 char id[64];
                 se_rundata_shape_id(&rd->p.shapes[i], id, sizeof id);
-                se_buf_printf(&data, "%zu\t%.17g\t%.17g\t%.17g\t%.4g [%.4g, %.4g]\t%s\n",
-                              i * (size_t)K + k + 1, v[0], v[1], v[2], v[0], v[1], v[2], id);
+                se_buf_printf(&data, "%zu\t%.17g\t%.17g\t%.17g\t%s %.4g [%.4g, %.4g]\t%s\n",
+                              i * (size_t)K + k + 1, v[0], v[1], v[2], items[k].what, v[0], v[1],
+                              v[2], id);
                 lo[pane] = v[1] < lo[pane] ? v[1] : lo[pane];
                 hi[pane] = v[2] > hi[pane] ? v[2] : hi[pane];
             }
@@ -260,7 +261,7 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     /* Mechanisms: linear, from just below the slowest to just above the
      * fastest, with room on the right for the written intervals. */
     double span = hi[0] - lo[0];
-    double xlo = lo[0] - 0.05 * span, xlab = hi[0] + 0.03 * span, xhi = hi[0] + 0.42 * span;
+    double xlo = lo[0] - 0.05 * span, xlab = hi[0] + 0.03 * span, xhi = hi[0] + 0.62 * span;
     double right0 = nr ? 0.60 : 0.95;
     if (nm)
         panel(&gp, rd, mech, nm, 0, K,
@@ -271,7 +272,7 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
         double l = lo[1] / 1.4, h = hi[1] * 1.15, decades = log10(h / l);
         panel(&gp, rd, ref, nr, (int)nm, K,
               "Controls and references (other algorithms)", nm ? 0.67 : 0.09, 0.97, 1, l,
-              h * pow(10.0, 0.75 * decades), h, "speedup over stream launches (x, log scale)",
+              h * pow(10.0, 1.1 * decades), h, "speedup over stream launches (x, log scale)",
               f->height, bottom);
     }
     se_plot_script_end(&gp);

@@ -30,7 +30,7 @@ static const struct {
     {"torch-softmax", "#bf812d", 1},    /* plus */
     {"liger-softmax", "#b2182b", 4},    /* open square */
     {"quack-softmax", "#313695", 8},    /* open triangle up */
-    {"flashinfer-softmax", "#000000", 12}, /* open diamond */
+    {"flashinfer-softmax", "#969696", 12}, /* open diamond */
 };
 
 const char *se_plot_color_of(const char *what)

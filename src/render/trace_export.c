@@ -17,22 +17,37 @@
 #include "bundle/fsutil.h"
 #include "model/json.h"
 #include "bundle/paths.h"
+#include "bundle/remote.h"
 #include "bundle/trace.h"
+#include "model/workload.h"
 
-/* Finds the shape and strategy of a case id in the run's protocol. */
+/* Finds the shape and strategy of a case id in the run's protocol. The
+ * shape may be written as the protocol writes it (5xT+1) or as rows x
+ * columns (5x4097); canon gets the run's own id, <rows>x<cols>.<strategy>,
+ * which names its files. */
 static se_status find_case(const se_protocol *p, const char *case_id, const se_shape **shape,
-                           int *strategy, se_err *err)
+                           int *strategy, char *canon, size_t canon_size, se_err *err)
 {
-    for (size_t i = 0; i < p->n_shapes; i++)
+    const char *dot = strrchr(case_id, '.');
+    se_shape want = {0};
+    if (dot && (size_t)(dot - case_id) < 96) {
+        char text[96];
+        memcpy(text, case_id, (size_t)(dot - case_id));
+        text[dot - case_id] = '\0';
+        se_err ignored;
+        if (se_parse_shape(text, p->tile, &want, &ignored) != SE_OK)
+            want.rows = want.cols = 0;
+    }
+    for (size_t i = 0; dot && i < p->n_shapes; i++)
         for (int s = 0; s < SE_NSTRATEGIES; s++) {
-            char id[128];
-            snprintf(id, sizeof id, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
+            if (p->shapes[i].rows != want.rows || p->shapes[i].cols != want.cols ||
+                strcmp(dot + 1, se_strategy_get((se_strategy)s)->name) != 0 || !se_traced(p, s))
+                continue;
+            *shape = &p->shapes[i];
+            *strategy = s;
+            snprintf(canon, canon_size, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
                      p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
-            if (strcmp(id, case_id) == 0 && se_traced(p, s)) {
-                *shape = &p->shapes[i];
-                *strategy = s;
-                return SE_OK;
-            }
+            return SE_OK;
         }
     /* The run's own traced cases, as <shapes> x <strategies>. */
     char shapes[400] = "", strategies[300] = "";
@@ -45,9 +60,44 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
         if (se_traced(p, s))
             used += snprintf(strategies + used, sizeof strategies - (size_t)used, "%s%s",
                              used ? ", " : "", se_strategy_get((se_strategy)s)->name);
+    if (!strategies[0])
+        return se_fail(err, SE_ERR_USAGE,
+                       "trace: no traced case '%s': this run traced no case at all (its "
+                       "protocol, %s, has no traces); runs/reference has them", case_id,
+                       SE_PROTOCOL_JSON);
     return se_fail(err, SE_ERR_USAGE,
                    "trace: no traced case '%s' in this run; its traced cases are <shape>.<strategy> "
                    "with the shapes %s and the strategies %s", case_id, shapes, strategies);
+}
+
+/* A trace the run keeps only in its complete archive (remote.json): an
+ * error saying so and naming the archive, instead of a bare "No such
+ * file". SE_OK when it is local or the run has no remote.json. */
+static se_status check_local(const char *dir, const char *rel, se_err *err)
+{
+    se_remote r;
+    int present = 0;
+    se_status st = se_remote_load(dir, &r, &present, err);
+    if (st != SE_OK || !present)
+        return st;
+    int remote = 0;
+    for (size_t i = 0; i < r.n_files && !remote; i++)
+        remote = strcmp(r.files[i], rel) == 0;
+    if (remote) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, rel);
+        if (access(path, F_OK) != 0)
+            st = se_fail(err, SE_ERR_IO,
+                         "trace: %s is remote-only: this run's selected bundle keeps it only in "
+                         "its complete archive %s (%" PRIu64 " bytes, sha256 %.16s..., named in "
+                         "%s), which is not in this folder. Unpack that archive (`tar xzf %s`) "
+                         "and run trace on the complete run; runs/complete-archive/ shows how a "
+                         "complete archive is written and checked (docs/ARCHIVE.md)",
+                         rel, r.archive_name, r.archive_bytes, r.archive_sha256, SE_REMOTE_JSON,
+                         r.archive_name);
+    }
+    se_remote_free(&r);
+    return st;
 }
 
 static void print_summary(FILE *out, const char *case_id, const json_t *r)
@@ -109,15 +159,20 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
         return st;
     const se_shape *shape = NULL;
     int strategy = -1;
-    st = find_case(&p, case_id, &shape, &strategy, err);
+    char canon[200];
+    st = find_case(&p, case_id, &shape, &strategy, canon, sizeof canon, err);
+    if (st == SE_OK)
+        case_id = canon;
     se_taskgeom g = shape ? se_taskgeom_make(shape->rows, shape->cols, p.tile)
                           : se_taskgeom_make(1, 1, 1);
     se_trace t = {NULL, 0};
     if (st == SE_OK) {
-        char rel[200];
+        char rel[240];
         snprintf(rel, sizeof rel, "traces/%s.csv", case_id);
         FILE *f;
-        st = se_fopen_below(dir, rel, SE_TRACE_MAX_BYTES, &f, NULL, err);
+        st = check_local(dir, rel, err);
+        if (st == SE_OK)
+            st = se_fopen_below(dir, rel, SE_TRACE_MAX_BYTES, &f, NULL, err);
         if (st == SE_OK) {
             st = se_trace_read(f, rel, &t, err);
             fclose(f);
@@ -149,7 +204,7 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
             groups += nm && strcmp(nm, "process_name") == 0;
             arrows += ph && strcmp(ph, "s") == 0;
         }
-        fprintf(out, "wrote %s: %zu task slices on %zu block-slot tracks in %zu phase groups, "
+        fprintf(out, "wrote %s: %zu task slices on %zu block-slot tracks in %zu SM groups, "
                 "%zu dependency arrows (open it in Perfetto or chrome://tracing)\n", out_path, t.n,
                 tracks, groups, arrows);
         /* Written for inspection, but a trace that fails its checks is

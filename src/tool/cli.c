@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/embedded.h"
 #include "model/protocol.h"
 #include "model/strategy.h"
 
@@ -58,6 +59,8 @@ static const opt_def run_opts[] = {
 
 /* Prints text from column `indent` (the cursor is there) to at most
  * `width` columns, breaking lines between words. */
+static void print_default_shapes(FILE *out);
+
 static void print_wrapped(FILE *out, const char *text, int indent, int width)
 {
     int col = indent;
@@ -114,9 +117,10 @@ static const cmd_doc cmd_docs[] = {
      "the complete run as a deterministic .tar.gz (docs/ARCHIVE.md)", NULL},
     {"trace", "trace RUN_DIR CASE -o FILE.json", "one trace as Perfetto JSON",
      "Writes one trace of a run as Chrome trace-event JSON for Perfetto, and prints its\n"
-     "checks and summary (docs/TRACES.md). CASE is <rows>x<cols>.<strategy> with the run's\n"
-     "own shape, as `table` prints it (e.g. 4096x4096.megakernel); an unknown case lists\n"
-     "the run's.\n"
+     "checks and summary (docs/TRACES.md). CASE is <shape>.<strategy>, the shape as `table`\n"
+     "prints it (4096x4096.megakernel) or as the protocol writes it (5xT+1.megakernel); an\n"
+     "unknown case lists the run's, and a trace kept only in the run's complete archive\n"
+     "(remote.json) names that archive.\n"
      "  -o, --output FILE  the JSON file to write\n"},
     {"figures", "figures RUN_DIR OUT_DIR", "figures, report, provenance",
      "Verifies a run, then draws its figures (SVG and PNG, with gnuplot) and writes\n"
@@ -130,10 +134,15 @@ static const cmd_doc cmd_docs[] = {
      "  --format md    the same tables in Markdown (the README's are generated with it)\n"
      "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
      "  --format json  the timing table's rows at full precision\n"},
-    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md]", "the answer over several runs",
+    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md|summary|json]",
+     "the answer over several runs",
      "Verifies the runs, then states the answer: per shape and mechanism the device-time\n"
      "ratio to stream with its 95% interval in the first run and its range over all the runs\n"
-     "given, and sentences generated from those numbers (docs/TIMING.md).\n"},
+     "given, and sentences generated from those numbers (docs/TIMING.md).\n"
+     "  --format text     sentences, the grid of ratios, the head-to-head lines, the context\n"
+     "  --format md       the same in Markdown (the README's details are generated with it)\n"
+     "  --format summary  the answer in four plain sentences (the README's first screen)\n"
+     "  --format json     every number of the answer, and its sentences, as one JSON object\n"},
     {"compare", "compare RUN_A RUN_B [RUN...] [--format text|md|csv|json] [--fail-if-slower PCT] "
      "[--scope S]", "per case, B's median time over A's with a bootstrap interval",
      "Verifies every run, prints the environment fields that differ (GPU, driver, commit...),\n"
@@ -185,7 +194,37 @@ static void print_run_options(FILE *out)
         fprintf(out, "  %-18s", info->name);
         print_wrapped(out, info->description, 20, 79);
     }
-    fprintf(out, "\ndefault shapes: %s\n", SE_DEFAULT_SHAPES);
+    print_default_shapes(out);
+}
+
+/* The shapes a run takes without --shapes or --protocol: the built-in
+ * protocol's (protocol/default.json, embedded at build time), as written. */
+void se_cli_default_shapes(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const se_embedded_file *f = se_embedded_find(SE_DEFAULT_PROTOCOL);
+    se_protocol p;
+    se_err err;
+    if (!f || se_protocol_parse((const char *)f->data, f->len, SE_DEFAULT_PROTOCOL, &p, &err) !=
+                  SE_OK) {
+        snprintf(buf, size, "(%s is not built into this binary)", SE_DEFAULT_PROTOCOL);
+        return;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < p.n_shapes && used < size; i++) {
+        int w = snprintf(buf + used, size - used, "%s%s", i ? ", " : "", p.shapes[i].spec);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    se_protocol_free(&p);
+}
+
+static void print_default_shapes(FILE *out)
+{
+    char shapes[2048];
+    se_cli_default_shapes(shapes, sizeof shapes);
+    fprintf(out, "\ndefault shapes (%s, built in; --shapes or --protocol replace them):\n  ",
+            SE_DEFAULT_PROTOCOL);
+    print_wrapped(out, shapes, 2, 79);
 }
 
 void se_cli_usage(FILE *out)
@@ -409,12 +448,14 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
         const char *a = argv[k];
         if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : k + 1 < argc ? argv[++k] : "";
-            if (strcmp(v, "md") == 0)
-                cli->answer.markdown = 1;
-            else if (strcmp(v, "text") == 0)
-                cli->answer.markdown = 0;
-            else
-                return se_fail(err, SE_ERR_USAGE, "answer: --format: '%s' is not text or md", v);
+            static const char *const formats[] = {"text", "md", "summary", "json"};
+            int f = 0;
+            while (f < 4 && strcmp(v, formats[f]) != 0)
+                f++;
+            if (f == 4)
+                return se_fail(err, SE_ERR_USAGE,
+                               "answer: --format: '%s' is not text, md, summary or json", v);
+            cli->answer.format = f;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
@@ -426,7 +467,8 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (cli->answer.n_dirs == 0)
         return se_fail(err, SE_ERR_USAGE,
-                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] [--format text|md]");
+                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] "
+                       "[--format text|md|summary|json]");
     return SE_OK;
 }
 

@@ -17,8 +17,14 @@
 extern "C" {
 #endif
 
+/* The built-in protocol, embedded at build time; its shapes are a run's
+ * default (se_cli_default_shapes). SE_DEFAULT_SHAPES only seeds the option
+ * parser, which the protocol's shapes replace unless --shapes is given; a
+ * test keeps it equal to the protocol's list. */
+#define SE_DEFAULT_PROTOCOL "protocol/default.json"
 #define SE_DEFAULT_SHAPES \
-    "32x4096,4096x4096,1024x32768,64x262144,8x1048576,4x4194304,1x1,1x7,3x4097,5xT+1,2x100003"
+    "32x4096,4096x4096,1024x32768,64x262144,8x1048576,4x4194304,1x1,1x7,3x4097,5xT+1,2x100003," \
+    "8x1048573,4x4194301,256x1048576"
 #define SE_DEFAULT_TILE 4096
 #define SE_DEFAULT_SEED 20261130
 #define SE_DEFAULT_SCALE 16.0
@@ -130,11 +136,11 @@ typedef struct se_sign_opts {
     const char *key;  /* an Ed25519 private key, PEM */
 } se_sign_opts;
 
-/* answer RUN [RUN...] [--format text|md] */
+/* answer RUN [RUN...] [--format text|md|summary|json] */
 typedef struct se_answer_opts {
     const char **dirs;  /* argv entries, the first is the reference run */
     size_t n_dirs;
-    int markdown;       /* --format md */
+    int format;         /* se_answer_format: text 0, md 1, summary 2, json 3 */
 } se_answer_opts;
 
 typedef struct se_cli {
@@ -159,6 +165,8 @@ void se_cli_free(se_cli *cli);
 
 /* The --help text: every command in one line each, the exit codes. */
 void se_cli_usage(FILE *out);
+/* The built-in protocol's shapes as written, ", " between them. */
+void se_cli_default_shapes(char *buf, size_t size);
 
 /* `softmax-evidence CMD --help`: that command's usage, what it does and its
  * options. Returns 0 if CMD is not a command. */

@@ -34,7 +34,6 @@
 #define SE_VERSION "unknown"
 #endif
 
-#define SE_DEFAULT_PROTOCOL "protocol/default.json"
 
 /* The effective protocol: --protocol FILE or the built-in default, with the
  * command line's overrides. Everything here happens before any GPU work. */
@@ -204,7 +203,7 @@ int main(int argc, char **argv)
         break;
     case SE_CMD_ANSWER:
         st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
-                            cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout, &err);
+                            (se_answer_format)cli.answer.format, stdout, &err);
         break;
     case SE_CMD_TABLE:
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);

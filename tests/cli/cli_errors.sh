@@ -47,7 +47,9 @@ touch "$tmp/file"
 expect 5 "runs folder $tmp/file/runs cannot be created" run --runs-dir "$tmp/file/runs"
 expect 2 "verify: missing RUN_DIR" verify
 expect 2 "verify: unknown argument '--fast'" verify --fast x
-expect 5 "$tmp/none: not a directory" verify "$tmp/none"
+expect 5 "$tmp/none: does not exist" verify "$tmp/none"
+touch "$tmp/plainfile"
+expect 5 "$tmp/plainfile: not a directory" verify "$tmp/plainfile"
 expect 2 "--peers-script: $tmp/nope.py cannot be read" run --peers-script "$tmp/nope.py"
 expect 2 "--peers-script: empty path" run --peers-script ""
 expect 2 "--peers-python: empty path" run --peers-python=
@@ -58,7 +60,11 @@ expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|jso
 expect 2 "table: --format: 'xml' is not one of text|md|csv|json" table x --format xml
 expect 2 "export: usage: softmax-evidence export RUN_DIR --format nvbench|gbench -o FILE (missing -o FILE)" export x --format nvbench
 expect 2 "export: --format: 'csv' is not nvbench or gbench" export x --format csv -o y
-expect 5 "table: $tmp/none: not a directory" table "$tmp/none"
+expect 5 "table: $tmp/none: does not exist" table "$tmp/none"
+out=$("$bin" table "$tmp/none" 2>&1)
+if grep -q "not a directory" <<<"$out"; then
+    echo "FAIL: 'not a directory' printed for a path that does not exist: $out"; fails=$((fails + 1))
+else passes=$((passes + 1)); fi
 mkdir "$tmp/notarun"
 expect 5 "table: cannot read manifest $tmp/notarun/MANIFEST.sha256" table "$tmp/notarun"
 ref=$(cd "$(dirname "$0")/../../runs/reference" && pwd)
@@ -78,6 +84,18 @@ expect 0 "4096x4096    cudnn                    43.07   [    42.93,     43.30]  
 expect 0 "4096x4096    megakernel_init           5.57   [     5.57,      5.63]        -                     -         -       -            -" table "$ref"
 expect 0 "8x1048576    rowblock                 29.54    0.631 torch-compile            59.58        2.017" table "$ref"
 expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
+# trace: a remote-only trace says so and names the archive; a run without
+# traces says so instead of listing no strategies; 5xT+1 names a case.
+expect 5 "traces/4096x4096.stream.csv is remote-only" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
+expect 5 "complete archive 20261201T233916Z.tar.gz" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
+rep=$(ls -d "$(dirname "$0")"/../../runs/repeat/*/ | head -1)
+expect 2 "this run traced no case at all" trace "$rep" 4096x4096.stream -o "$tmp/t.json"
+out=$("$bin" trace "$rep" 4096x4096.stream -o "$tmp/t.json" 2>&1)
+if grep -qE "strategies *$" <<<"$out"; then
+    echo "FAIL: trace's list of cases ends in an empty strategy list: $out"; fails=$((fails + 1))
+else passes=$((passes + 1)); fi
+expect 0 "trace 5x4097.megakernel: pass" trace "$ref" 5xT+1.megakernel -o "$tmp/t.json"
+expect 0 "trace 5x4097.megakernel: pass" trace "$ref" 5x4097.megakernel -o "$tmp/t.json"
 # archive and verify --archive (docs/ARCHIVE.md): refused before anything is written.
 expect 2 "archive: usage: softmax-evidence archive RUN_DIR -o FILE.tar.gz" archive "$ref"
 expect 2 "archive: -o needs a value" archive "$ref" -o

@@ -31,10 +31,12 @@ py=$venv/bin/python
 scripts=$("$py" -c "import cuda.bench, os; print(os.path.join(os.path.dirname(cuda.bench.__file__), 'scripts'))")
 echo "nvbench scripts: $scripts ($("$venv/bin/pip" show cuda-bench | grep ^Version))"
 
-slow_case=$(python3 "$(dirname "$0")/make_slower_run.py" "$resum" "$ref" "$work/slow" 1.5) ||
+# Both device scopes: nvbench's cold measurement is the L2-flushed one
+# (device_cold), Google Benchmark's export the L2-warm one (device).
+slow_case=$(python3 "$(dirname "$0")/make_slower_run.py" "$resum" "$ref" "$work/slow" 1.5 device,device_cold) ||
     { echo "FAIL: the doctored run cannot be made"; exit 1; }
 shape=${slow_case%%.*} what=${slow_case#*.}
-echo "doctored case: $slow_case (device samples x1.5)"
+echo "doctored case: $slow_case (device and device_cold samples x1.5)"
 ncases=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cases']))" "$ref/summary.json")
 
 mkdir "$work/nv" "$work/gb"
@@ -89,6 +91,37 @@ for c, f in med.items():
     assert f[1] == ("+0.5000" if c == case else "+0.0000"), (c, f)
 p = [l.split() for l in lines if l.startswith(case + "_pvalue")][0]
 assert float(p[1]) < 0.05, p
+PY
+
+# compare.py prints Time Old and Time New as whole numbers of the export's
+# time unit: they must be the medians in ns (with us, a 16.13 us median
+# printed as "16 16"), and the same in every row of a case not doctored.
+python3 - "$work/gb.txt" "$ref/summary.json" "$work/slow/summary.json" <<'PY' && ok "Google Benchmark compare.py: Time Old/New are each case's median in ns" || { bad "gbench compare.py's printed times are not the medians in ns"; grep _median "$work/gb.txt" | head -5; }
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+med = lambda f: {c["case"]: c["scopes"]["device"]["median_ns"] for c in json.load(open(f))["cases"]}
+a, b = med(sys.argv[2]), med(sys.argv[3])
+rows = {l.split()[0][:-len("_median")]: l.split() for l in lines if l.split() and l.split()[0].endswith("_median")}
+for case, f in rows.items():
+    assert abs(float(f[3]) - a[case]) <= 0.5 and abs(float(f[4]) - b[case]) <= 0.5, (case, f[3:5], a[case], b[case])
+PY
+
+# nvbench's cold measurement is the flushed scope; the L2-warm one is labelled as such.
+python3 - "$work/nv/ref.json" "$ref/summary.json" <<'PY' && ok "nvbench export: nv/cold is the L2-flushed scope (device_cold), the warm scope is se/warm and says so" || bad "nvbench export's scopes mislabelled"
+import json, sys
+doc, summ = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+cases = {c["case"]: c for c in summ["cases"]}
+for b in doc["benchmarks"]:
+    for st in b["states"]:
+        shape = st["axis_values"][0]["value"]
+        c = cases[shape + "." + b["name"]]["scopes"]
+        s = {x["tag"]: x for x in st["summaries"]}
+        val = lambda t: float(s[t]["data"][0]["value"])
+        assert abs(val("nv/cold/time/gpu/median") - c["device_cold"]["median_ns"] * 1e-9) < 1e-15
+        assert "flushed" in s["nv/cold/time/gpu/median"]["description"]
+        assert abs(val("se/warm/time/gpu/median") - c["device"]["median_ns"] * 1e-9) < 1e-15
+        assert "L2 warm" in s["se/warm/time/gpu/median"]["name"]
+        assert not any("warm" in x["description"] and x["tag"].startswith("nv/cold") for x in st["summaries"])
 PY
 
 # A folder an export did not write is never replaced; a run that does not verify is refused.

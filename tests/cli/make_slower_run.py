@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""make_slower_run.py RESUMMARIZE SRC DST FACTOR - a doctored copy of a run
-that still verifies: the device-scope (L2 warm) samples of one case are
-multiplied by FACTOR, summary.json and peers.json are recomputed from the
+"""make_slower_run.py RESUMMARIZE SRC DST FACTOR [SCOPES] - a doctored copy of
+a run that still verifies: the samples of one case in SCOPES (comma
+separated; default device, the L2-warm scope) are multiplied by FACTOR, summary.json and peers.json are recomputed from the
 samples by RESUMMARIZE (tests/fuzz/minirun_resummarize.c, protocol kept), and
 the manifest lines of the changed files are rewritten, as tests/bundle/
 tamper.sh does. The case is the run's first one that is neither stream nor
@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 resummarize, src, dst, factor = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+scopes = set((sys.argv[5] if len(sys.argv) > 5 else "device").split(","))
 shutil.copytree(src, dst)
 for root, dirs, files in os.walk(dst):
     for n in dirs + files:
@@ -30,7 +31,7 @@ rows = list(csv.reader(io.StringIO(text)))
 header = rows[0]
 ns, scope = header.index("ns"), header.index("scope")
 for r in rows[1:]:
-    if r[scope] == "device":
+    if r[scope] in scopes:
         r[ns] = repr(float(r[ns]) * factor)
 out = io.StringIO()
 csv.writer(out, lineterminator="\n").writerows(rows)

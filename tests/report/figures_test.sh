@@ -19,7 +19,7 @@ ok() { echo "ok: $*"; passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit $?; }
 
-figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions"
+figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions fig7_answer"
 # Each figure's pixel size as provenance.json states it (sizes follow the
 # run's shapes: fig1 and fig6 have a panel per shape, fig2 a row per case).
 declare -A size
@@ -105,6 +105,58 @@ if grep -q 'yerrorbars' "$gp3" && ! grep -q 'with boxes\|set logscale' "$gp3"; t
 else
     bad "fig3: bars or a log axis"
 fi
+# Fig. 2: every written interval names its case, and the mechanisms' colours
+# are far apart (no two within 80 in RGB distance; graph, stream-pdl and
+# graph-pdl were three near-identical blues).
+unnamed=$(awk -F'\t' '!/^#/ && NF >= 5 && $5 !~ /^[a-z][a-z0-9-]* [0-9]/' "$work/a/data/fig2_speedup.tsv" | wc -l)
+if [ "$unnamed" -eq 0 ]; then ok "fig2: every written interval starts with its strategy's or peer's name"
+else bad "fig2: $unnamed written intervals do not name their case"; fi
+near=$(python3 - "$gp2" <<'PY'
+import re, sys, itertools
+gp = open(sys.argv[1]).read()
+# the first panel's series (the mechanisms): up to the second "set title"
+first = gp.split("set title", 2)[1]
+cols = sorted(set(re.findall(r'xerrorbars pt \d+ ps [\d.]+ lw \d+ lc rgb "(#[0-9a-f]{6})"', first)))
+rgb = [tuple(int(c[i:i + 2], 16) for i in (1, 3, 5)) for c in cols]
+bad = [f"{a}~{b}" for (a, x), (b, y) in itertools.combinations(zip(cols, rgb), 2)
+       if sum((p - q) ** 2 for p, q in zip(x, y)) ** 0.5 < 80]
+print(len(cols), " ".join(bad))
+PY
+)
+if [ "${near#* }" = "" ] && [ "${near%% *}" -ge 5 ]; then ok "fig2: ${near%% *} mechanism colours, no two alike"
+else bad "fig2: colours too alike: $near"; fi
+# Fig. 3: no bandwidth for a launch-bound shape (its copy under twice an
+# empty kernel launch), and the figure says why; every other shape has points.
+fig3=$(python3 - "$ref/summary.json" "$work/a/data/fig3_bandwidth.tsv" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+empty = next(c for c in s["controls"] if c["what"] == "empty_stream")["scopes"]["device"]["median_ns"]
+copy = {c["case"].rsplit(".", 1)[0]: c["scopes"]["device"]["median_ns"] for c in s["cases"] if c["what"] == "copy"}
+drawn = {l.rstrip("\n").split("\t")[-1] for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")}
+bound = {k for k, v in copy.items() if v < 2 * empty}
+wrong = sorted((bound & drawn) | (set(copy) - bound - drawn))
+print(len(bound), " ".join(wrong))
+PY
+)
+if [ "${fig3#* }" = "" ] && [ "${fig3%% *}" -gt 0 ] && grep -q 'launch-bound' "$gp3"; then
+    ok "fig3: the ${fig3%% *} launch-bound shapes have no bandwidth, and the figure says why"
+else bad "fig3: launch-bound shapes drawn or others missing ($fig3), or no explanation"; fi
+# Fig. 4's caption: traced spans are not timings, and what tracing adds to
+# each traced strategy, as traces.json's tracing_cost measured it.
+want4=$(python3 - "$ref/traces.json" "$work/a/provenance.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+p = json.dumps(json.load(open(sys.argv[2])))
+shape = "4096x4096"
+want = [f"{c['overhead_fraction'] * 100:.0f}% to {c['case'].split('.', 1)[1]} (median "
+        f"{c['untraced_median_ns'] / 1e3:.1f} us untraced" for c in t["tracing_cost"]
+        if c["case"] in (shape + ".fusion", shape + ".megakernel")]
+print(len(want), sum(w in p for w in want))
+PY
+)
+if [ "$want4" = "2 2" ] && grep -qF "Traced spans are not timings" "$work/a/report.md"; then
+    ok "fig4: the caption says traced spans are not timings and what tracing adds (traces.json)"
+else bad "fig4: caption lacks the tracing cost ($want4 of 2 found) or the warning"; fi
 run_id=$(sed -n 's/^ *"run_id": "\([^"]*\)".*/\1/p' "$ref/run.json")
 if [ -f "$ref/profile/kernels.csv" ]; then profile_want="Nsight Compute counters from profile/kernels.csv"
 else profile_want="no profiler export"; fi

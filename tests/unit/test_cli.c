@@ -21,6 +21,7 @@
 #include "tool/cli.h"
 #include "model/se_common.h"
 #include "model/strategy.h"
+#include "model/protocol.h"
 
 #define MAX_ARGS 32
 
@@ -177,11 +178,11 @@ static void test_run_without_options_uses_documented_defaults(void **state)
     assert_int_equal(cli.run.blocks, 0);
     assert_int_equal(cli.run.device, 0);
     assert_int_equal(cli.run.quiet, 0);
-    assert_int_equal(cli.run.n_shapes, 11);
-    const int64_t rows[11] = {32, 4096, 1024, 64, 8, 4, 1, 1, 3, 5, 2};
-    const int64_t cols[11] = {4096, 4096, 32768, 262144, 1048576, 4194304, 1, 7, 4097, 4097,
-                              100003};
-    for (int i = 0; i < 11; i++) {
+    assert_int_equal(cli.run.n_shapes, 14);
+    const int64_t rows[14] = {32, 4096, 1024, 64, 8, 4, 1, 1, 3, 5, 2, 8, 4, 256};
+    const int64_t cols[14] = {4096, 4096, 32768, 262144, 1048576, 4194304, 1, 7, 4097, 4097,
+                              100003, 1048573, 4194301, 1048576};
+    for (int i = 0; i < 14; i++) {
         assert_int_equal(cli.run.shapes[i].rows, rows[i]);
         assert_int_equal(cli.run.shapes[i].cols, cols[i]);
     }
@@ -224,7 +225,33 @@ static void test_help_text_states_the_defaults_run_uses(void **state)
     assert_usage_has("(default 1e-6)");
     snprintf(buf, sizeof buf, "(default %d)", SE_DEFAULT_INVOCATIONS);
     assert_usage_has(buf);
-    assert_usage_has("default shapes: " SE_DEFAULT_SHAPES);
+    /* The help lists the built-in protocol's shapes, every one of them
+     * (protocol/default.json in the source tree, read here on its own),
+     * and the parser's seed is the same list. */
+    char shapes[2048], *text = NULL;
+    se_cli_default_shapes(shapes, sizeof shapes);
+    assert_usage_has("default shapes (protocol/default.json, built in");
+    FILE *pf = fopen(SE_TEST_SOURCE_DIR "/protocol/default.json", "r");
+    assert_non_null(pf);
+    size_t cap = 1 << 16, len = fread(text = malloc(cap), 1, cap, pf);
+    fclose(pf);
+    se_protocol p;
+    se_err err;
+    assert_int_equal(se_protocol_parse(text, len, "default.json", &p, &err), SE_OK);
+    free(text);
+    char want[2048] = "", seed[2048] = "";
+    for (size_t i = 0; i < p.n_shapes; i++) {
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", i ? ", " : "",
+                 p.shapes[i].spec);
+        snprintf(seed + strlen(seed), sizeof seed - strlen(seed), "%s%s", i ? "," : "",
+                 p.shapes[i].spec);
+    }
+    assert_true(p.n_shapes >= 14);
+    se_protocol_free(&p);
+    assert_string_equal(shapes, want);
+    assert_string_equal(SE_DEFAULT_SHAPES, seed);
+    for (char *tok = strtok(want, ", "); tok; tok = strtok(NULL, ", "))
+        assert_usage_has(tok);
 }
 
 static void test_tile_given_after_shapes_still_resolves_t(void **state)

@@ -1,0 +1,117 @@
+/*
+ * fig_answer.c - Fig. 7, the answer in one picture (the README's figure):
+ * per shape, smallest to largest, each tiled mechanism's device time over
+ * stream's (L2 warm) with its 95% interval, one colour and point per
+ * mechanism, a line at 1 (see plot.h). Compact and with large type, so
+ * that it reads at a third of a screen's width.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "render/plot_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/strategy.h"
+
+/* Shapes smallest to largest (elements; protocol order among equals). */
+static int by_size(const void *x, const void *y)
+{
+    const se_shape *a = *(const se_shape *const *)x, *b = *(const se_shape *const *)y;
+    double ea = (double)a->rows * (double)a->cols, eb = (double)b->rows * (double)b->cols;
+    return ea < eb ? -1 : ea > eb ? 1 : (a < b ? -1 : a > b);
+}
+
+se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
+{
+    se_rundata *rd = c->rd;
+    const json_t *strat[SE_PLOT_MAX_ITEMS];
+    size_t n = se_plot_strategies_of(rd, 1, strat), nm = 0;
+    const json_t *mech[SE_PLOT_MAX_ITEMS];
+    for (size_t k = 0; k < n; k++) {
+        se_strategy s = se_strategy_find(se_json_str(strat[k], "what", ""));
+        if (s < SE_NSTRATEGIES && se_strategy_get(s)->tiled)
+            mech[nm++] = strat[k];
+    }
+    f->width = 1000;
+    f->height = 300;
+    snprintf(f->title, sizeof f->title,
+             "Fig. 7: time over stream's (below 1: faster), 95%% intervals; run %s",
+             rd->run_id);
+    size_t ns = rd->p.n_shapes;
+    if (nm == 0 || ns == 0) {
+        f->omitted = 1;
+        snprintf(f->why_omitted, sizeof f->why_omitted,
+                 "the run has no ratio to stream (no stream baseline, or no other strategy)");
+        return SE_OK;
+    }
+    const se_shape **order = malloc(ns * sizeof *order);
+    if (!order)
+        return se_fail(err, SE_ERR_NOMEM, "fig7: out of memory");
+    for (size_t i = 0; i < ns; i++)
+        order[i] = &rd->p.shapes[i];
+    qsort(order, ns, sizeof *order, by_size);
+    se_buf data = {0}, gp = {0};
+    se_plot_data_header(&data, "data/fig7_answer.tsv", rd,
+                        "time_ratio_to_stream of scope device (L2 warm), from summary.json");
+    se_buf_add(&data, "# columns: x (shape's place, smallest first, offset per mechanism), "
+                      "ratio, ci95 low, ci95 high, shape\n# one block per mechanism\n");
+    double lo = 1, hi = 1;
+    for (size_t k = 0; k < nm; k++) {
+        const char *what = se_json_str(mech[k], "what", "?");
+        se_buf_printf(&data, "%s# block %zu: %s\n", k ? "\n\n" : "", k, what);
+        for (size_t i = 0; i < ns; i++) {
+            const json_t *r = se_json_path(se_plot_case_of(rd, order[i], what),
+                                           "scopes.device.time_ratio_to_stream");
+            const json_t *ci = json_object_get(r, "ci95");
+            double v = se_json_num(r, "ratio");
+            double clo = json_number_value(json_array_get(ci, 0));
+            double chi = json_number_value(json_array_get(ci, 1));
+            if (!r || !(v > 0 && clo > 0 && chi > 0))
+                continue;
+            char id[64];
+            se_rundata_shape_id(order[i], id, sizeof id);
+            se_buf_printf(&data, "%.4f\t%.17g\t%.17g\t%.17g\t%s\n",
+                          (double)(i + 1) + se_plot_offset_of(k, nm), v, clo, chi, id);
+            lo = clo < lo ? clo : lo;
+            hi = chi > hi ? chi : hi;
+        }
+    }
+    se_plot_script_begin(&gp, f, rd);
+    se_buf_add(&gp, "    set multiplot\n    set label 100 ");
+    se_plot_gp_quote(&gp, f->title);
+    se_buf_printf(&gp, " at screen 0.01, screen 0.96 left font \"" SE_PLOT_FONT ",15\"\n"
+                       "    set lmargin at screen 0.075\n    set rmargin at screen 0.77\n"
+                       "    set tmargin at screen 0.9\n    set bmargin at screen 0.28\n"
+                       "    set yrange [%.3f:%.3f]\n    set ytics 0.1 font \"" SE_PLOT_FONT ",15\"\n"
+                       "    set grid ytics lc rgb \"#e0e0e0\"\n"
+                       "    set ylabel \"time / stream's time\" font \"" SE_PLOT_FONT ",15\"\n",
+                  floor(lo * 20 - 0.5) / 20, ceil(hi * 20 + 0.5) / 20);
+    se_buf_printf(&gp, "    set xrange [0.5:%zu.5]\n    set xtics (", ns);
+    for (size_t i = 0; i < ns; i++) {
+        char id[64];
+        se_rundata_shape_id(order[i], id, sizeof id);
+        se_buf_add(&gp, i ? ", " : "");
+        se_plot_gp_quote(&gp, id);
+        se_buf_printf(&gp, " %zu", i + 1);
+    }
+    se_buf_add(&gp, ") rotate by 30 right nomirror font \"" SE_PLOT_FONT ",14\"\n");
+    for (size_t i = 1; i < ns; i++)
+        se_buf_printf(&gp, "    set arrow %zu from first %zu.5, graph 0 to first %zu.5, graph 1 "
+                           "nohead lc rgb \"#cccccc\"\n", i, i, i);
+    se_buf_add(&gp, "    set key at screen 0.78, screen 0.93 left top vertical maxrows 8 "
+                    "Left reverse samplen 1 spacing 1 font \"" SE_PLOT_FONT ",13\"\n"
+                    "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"stream (= 1)\"");
+    for (size_t k = 0; k < nm; k++) {
+        const char *what = se_json_str(mech[k], "what", "?");
+        const char *launch = se_json_str(mech[k], "launch", "stream");
+        se_buf_printf(&gp, ", \\\n         \"data/fig7_answer.tsv\" index %zu using 1:2:3:4 with "
+                           "yerrorbars pt %d ps 1.2 lw 2 lc rgb \"%s\" title ",
+                      k, se_plot_point_of(what, launch), se_plot_color_of(what));
+        se_plot_gp_quote(&gp, what);
+    }
+    se_buf_add(&gp, "\n");
+    se_plot_script_end(&gp);
+    free(order);
+    return se_plot_finish_from_summary(c, f, &gp, &data, "data/fig7_answer.tsv", err);
+}
