@@ -11,6 +11,29 @@
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
 
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int se_utc_seconds(const char *text, int64_t *seconds)
+{
+    int y, mo, d, h, mi, s, end = 0;
+    char z = 0;
+    if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &y, &mo, &d, &h, &mi, &s, &z, &end) != 7 ||
+        z != 'Z' || text[end] != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 ||
+        h > 23 || mi < 0 || mi > 59 || s < 0 || s > 60)
+        return -1;
+    *seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+    return 0;
+}
+
 json_t *se_run_json(const se_run_info *r)
 {
     json_t *sources = json_array();

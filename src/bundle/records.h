@@ -39,6 +39,11 @@ typedef struct se_run_info {
     int blocking_kernel;
 } se_run_info;
 
+/* "YYYY-MM-DDTHH:MM:SSZ" (run.json's started_utc and finished_utc) as
+ * seconds since 1970-01-01 UTC (proleptic Gregorian). Returns 0, or -1
+ * where the text is not of that form. */
+int se_utc_seconds(const char *text, int64_t *seconds);
+
 /* run.json: the run's identity and times, the protocol's origin and
  * hashes, whether arrays were saved (and up to which input size), the
  * sources, the interleaving rule and the toy statement. */

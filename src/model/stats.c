@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,4 +396,107 @@ se_status se_ratio_of_medians_independent(const double *a, size_t na, const doub
                                           se_ratio *out, se_err *err)
 {
     return ratio_of_medians(a, na, b, nb, 0, resamples, seed, out, err);
+}
+
+/* One resample of a run's ratio of medians, drawn from *state as
+ * ratio_of_medians draws one. */
+static double draw_run_ratio(ranked *ra, ranked *rb, uint64_t *state)
+{
+    size_t na = ra->n, nb = rb->n;
+    if (na == nb) {
+        for (size_t j = 0; j < na; j++) {
+            size_t i = (size_t)(se_rng_next(state) % na);
+            ranked_draw(ra, i);
+            ranked_draw(rb, i);
+        }
+    } else {
+        for (size_t j = 0; j < na; j++)
+            ranked_draw(ra, (size_t)(se_rng_next(state) % na));
+        for (size_t j = 0; j < nb; j++)
+            ranked_draw(rb, (size_t)(se_rng_next(state) % nb));
+    }
+    double ma = ranked_take_median(ra);
+    return ma / ranked_take_median(rb);
+}
+
+se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
+                             uint64_t seed, se_ratio *out, se_err *err)
+{
+    if (k == 0)
+        return se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: no runs (k = 0)");
+    for (size_t j = 0; j < k; j++) {
+        char what[48];
+        snprintf(what, sizeof what, "run %zu: a", j);
+        se_status st = check_samples(runs[j].a, runs[j].na, what, err);
+        if (st == SE_OK) {
+            snprintf(what, sizeof what, "run %zu: b", j);
+            st = check_samples(runs[j].b, runs[j].nb, what, err);
+        }
+        if (st != SE_OK)
+            return st;
+    }
+    ranked *ra = alloc_array(k, sizeof *ra), *rb = alloc_array(k, sizeof *rb);
+    double *per_run = alloc_array(k, sizeof *per_run), *stats = alloc_array(resamples, sizeof *stats);
+    size_t *pick = alloc_array(k, sizeof *pick);
+    size_t ready = 0;
+    se_status st = SE_OK;
+    if (!ra || !rb || !per_run || !stats || !pick)
+        st = se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate a two-level bootstrap of %zu runs",
+                     k);
+    for (; st == SE_OK && ready < k; ready++) {
+        st = ranked_init(&ra[ready], runs[ready].a, runs[ready].na, err);
+        if (st == SE_OK) {
+            st = ranked_init(&rb[ready], runs[ready].b, runs[ready].nb, err);
+            if (st != SE_OK)
+                ranked_free(&ra[ready]);
+        }
+        if (st != SE_OK)
+            break;
+        double mb = se_percentile_sorted(rb[ready].sorted, rb[ready].n, 50.0);
+        if (mb == 0.0) {
+            st = se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: run %zu: median of b is "
+                         "0; the ratio is undefined", ready);
+            ranked_free(&ra[ready]);
+            ranked_free(&rb[ready]);
+            break;
+        }
+        per_run[ready] = se_percentile_sorted(ra[ready].sorted, ra[ready].n, 50.0) / mb;
+    }
+    se_ratio res;
+    if (st == SE_OK) {
+        res.ratio = se_median(per_run, k);
+        res.lo = res.hi = res.ratio;
+    }
+    if (st == SE_OK && resamples > 0) {
+        uint64_t state = se_rng_seed(seed);
+        for (unsigned r = 0; r < resamples && st == SE_OK; r++) {
+            for (size_t i = 0; i < k; i++)
+                pick[i] = (size_t)(se_rng_next(&state) % k);
+            for (size_t i = 0; i < k; i++) {
+                per_run[i] = draw_run_ratio(&ra[pick[i]], &rb[pick[i]], &state);
+                if (!isfinite(per_run[i])) {
+                    st = se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: resample %u "
+                                 "(seed %llu), run %zu: the ratio is not finite", r,
+                                 (unsigned long long)seed, pick[i]);
+                    break;
+                }
+            }
+            if (st == SE_OK)
+                stats[r] = se_median(per_run, k);
+        }
+        if (st == SE_OK)
+            percentile_interval(stats, resamples, &res.lo, &res.hi);
+    }
+    if (st == SE_OK)
+        *out = res;
+    for (size_t j = 0; j < ready; j++) {
+        ranked_free(&ra[j]);
+        ranked_free(&rb[j]);
+    }
+    free(ra);
+    free(rb);
+    free(per_run);
+    free(stats);
+    free(pick);
+    return st;
 }
