@@ -130,10 +130,14 @@ static const cmd_doc cmd_docs[] = {
      "  --format md    the same tables in Markdown (the README's are generated with it)\n"
      "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
      "  --format json  the timing table's rows at full precision\n"},
-    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md]", "the answer over several runs",
+    {"answer", "answer RUN_DIR [RUN_DIR...] | --set FILE [--format text|md]",
+     "the answer over several runs",
      "Verifies the runs, then states the answer: per shape and mechanism the device-time\n"
-     "ratio to stream with its 95% interval in the first run and its range over all the runs\n"
-     "given, and sentences generated from those numbers (docs/TIMING.md).\n"},
+     "ratio to stream with its 95% interval, and sentences generated from those numbers.\n"
+     "One run: its within-run intervals. Several runs (or --set FILE, a run set written by\n"
+     "scripts/multirun.sh): the median of the per-run ratios, a two-level bootstrap interval\n"
+     "over the runs, every verdict from it, the runs' time span and the leave-one-out\n"
+     "calibration (docs/TIMING.md). The first run gives the context and the seed.\n"},
     {"compare", "compare RUN_A RUN_B [RUN...] [--format text|md|csv|json] [--fail-if-slower PCT] "
      "[--scope S]", "per case, B's median time over A's with a bootstrap interval",
      "Verifies every run, prints the environment fields that differ (GPU, driver, commit...),\n"
@@ -415,6 +419,10 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
                 cli->answer.markdown = 0;
             else
                 return se_fail(err, SE_ERR_USAGE, "answer: --format: '%s' is not text or md", v);
+        } else if (strcmp(a, "--set") == 0) {
+            if (k + 1 >= argc)
+                return se_fail(err, SE_ERR_USAGE, "answer: --set needs a run set file");
+            cli->answer.set = argv[++k];
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
@@ -424,9 +432,10 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
             cli->answer.dirs[cli->answer.n_dirs++] = a;
         }
     }
-    if (cli->answer.n_dirs == 0)
+    if ((cli->answer.n_dirs == 0) == (cli->answer.set == NULL))
         return se_fail(err, SE_ERR_USAGE,
-                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] [--format text|md]");
+                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] | --set FILE "
+                       "[--format text|md] (run directories or a run set, not both)");
     return SE_OK;
 }
 

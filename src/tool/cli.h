@@ -135,6 +135,7 @@ typedef struct se_answer_opts {
     const char **dirs;  /* argv entries, the first is the reference run */
     size_t n_dirs;
     int markdown;       /* --format md */
+    const char *set;    /* --set FILE: a run set (bundle/runset.h) instead of dirs */
 } se_answer_opts;
 
 typedef struct se_cli {

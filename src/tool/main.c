@@ -19,6 +19,7 @@
 #include "bundle/verify.h"
 #include "tool/cli.h"
 #include "tool/overrides.h"
+#include "bundle/runset.h"
 #include "render/answer_text.h"
 #include "render/compare_print.h"
 #include "render/export.h"
@@ -213,8 +214,19 @@ int main(int argc, char **argv)
         st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
     case SE_CMD_ANSWER:
-        st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
-                            cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout, &err);
+        if (cli.answer.set) {
+            se_runset set;
+            st = se_runset_load(cli.answer.set, &set, &err);
+            if (st == SE_OK) {
+                st = se_answer_main((const char *const *)set.dirs, set.n,
+                                    cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout,
+                                    &err);
+                se_runset_free(&set);
+            }
+        } else {
+            st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
+                                cli.answer.markdown ? SE_ANSWER_MD : SE_ANSWER_TEXT, stdout, &err);
+        }
         break;
     case SE_CMD_TABLE:
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
