@@ -85,22 +85,6 @@ static void context_of(const se_rundata *rd, const se_shape *sh, se_answer_conte
     }
 }
 
-/* Another run must measure the same thing as the first. */
-static se_status same_protocol(const se_rundata *ref, const se_rundata *rd, se_err *err)
-{
-    if (rd->p.n_shapes != ref->p.n_shapes || rd->p.strategies != ref->p.strategies)
-        return se_fail(err, SE_ERR_USAGE,
-                       "%s: its protocol has other shapes or strategies than %s's; runs of one "
-                       "answer must share their protocol's workload", rd->dir, ref->dir);
-    for (size_t i = 0; i < rd->p.n_shapes; i++)
-        if (rd->p.shapes[i].rows != ref->p.shapes[i].rows ||
-            rd->p.shapes[i].cols != ref->p.shapes[i].cols || rd->p.tile != ref->p.tile)
-            return se_fail(err, SE_ERR_USAGE,
-                           "%s: shape %zu or the tile differs from %s's; runs of one answer "
-                           "must share their protocol's workload", rd->dir, i + 1, ref->dir);
-    return SE_OK;
-}
-
 /* A case's device-scope samples in round order (a verified run has rounds
  * 0..n-1 in order; checked again here). */
 static se_status device_values(const se_rundata *rd, const char *case_id, double **v, size_t *n,
@@ -397,7 +381,7 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
         return se_fail(err, SE_ERR_USAGE, "answer: no run given");
     const se_rundata *ref = &runs[0];
     for (size_t r = 1; r < n_runs; r++) {
-        se_status st = same_protocol(ref, &runs[r], err);
+        se_status st = se_rundata_same_workload(ref, &runs[r], err);
         if (st != SE_OK)
             return st;
     }

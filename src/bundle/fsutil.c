@@ -341,3 +341,27 @@ void se_publish_abort(se_publish *pb)
         se_remove_tree(pb->tmp);
     pb->tmp[0] = '\0';
 }
+
+/* se_write_replace's fill: the document doc, then a newline. */
+static int fill_json(FILE *f, const void *doc)
+{
+    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 ||
+        fputc('\n', f) == EOF)
+        return -1;
+    return 0;
+}
+
+se_status se_write_json_replace(const char *path, const json_t *doc, const char *who,
+                                se_err *err)
+{
+    char tmp[4400];
+    se_replace_step step;
+    if (se_write_replace(path, tmp, sizeof tmp, fill_json, doc, &step) == 0)
+        return SE_OK;
+    if (step == SE_REPLACE_NAME)
+        return se_fail(err, SE_ERR_USAGE, "%s %s: path too long", who, path);
+    if (step == SE_REPLACE_CREATE)
+        return se_fail(err, SE_ERR_IO, "%s %s: a temporary file beside it cannot be "
+                       "created: %s", who, path, strerror(errno));
+    return se_fail(err, SE_ERR_IO, "%s %s cannot be written: %s", who, path, strerror(errno));
+}

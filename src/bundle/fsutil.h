@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "model/se_common.h"
 
 /* Opens dir/rel for reading as untrusted input, the way sha256sum, tar and
@@ -65,6 +67,11 @@ typedef enum se_replace_step {
 int se_write_replace(const char *path, char *tmp, size_t tmp_size,
                      int (*fill)(FILE *f, const void *ctx), const void *ctx,
                      se_replace_step *step);
+
+/* Writes doc (JSON, 17 significant digits, then a newline) to path through
+ * se_write_replace; messages start with who (e.g. "export: -o"). */
+se_status se_write_json_replace(const char *path, const json_t *doc, const char *who,
+                                se_err *err);
 
 /* Runs cmd through the shell and copies into buf the first line of its
  * output that contains `want` (any line if want is NULL), without the

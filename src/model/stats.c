@@ -500,3 +500,116 @@ se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resa
     free(pick);
     return st;
 }
+
+/* One side of se_ratio_of_run_sets: its runs ranked, and scratch space. */
+typedef struct run_side {
+    size_t k, ready;
+    ranked *runs;
+    double *medians; /* each run's own median */
+    double *scratch; /* a resample's run medians */
+    size_t *pick;
+} run_side;
+
+static void run_side_free(run_side *s)
+{
+    for (size_t j = 0; j < s->ready; j++)
+        ranked_free(&s->runs[j]);
+    free(s->runs);
+    free(s->medians);
+    free(s->scratch);
+    free(s->pick);
+    memset(s, 0, sizeof *s);
+}
+
+static se_status run_side_init(run_side *s, const double *const *v, const size_t *n, size_t k,
+                               const char *name, se_err *err)
+{
+    memset(s, 0, sizeof *s);
+    if (k == 0)
+        return se_fail(err, SE_ERR_USAGE, "stats: run sets: side %s has no runs", name);
+    s->k = k;
+    s->runs = alloc_array(k, sizeof *s->runs);
+    s->medians = alloc_array(k, sizeof *s->medians);
+    s->scratch = alloc_array(k, sizeof *s->scratch);
+    s->pick = alloc_array(k, sizeof *s->pick);
+    if (!s->runs || !s->medians || !s->scratch || !s->pick) {
+        run_side_free(s);
+        return se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate run sets of %zu runs", k);
+    }
+    se_status st = SE_OK;
+    for (size_t j = 0; j < k && st == SE_OK; j++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s run %zu", name, j);
+        st = check_samples(v[j], n[j], what, err);
+        if (st == SE_OK)
+            st = ranked_init(&s->runs[j], v[j], n[j], err);
+        if (st == SE_OK) {
+            s->medians[j] = se_percentile_sorted(s->runs[j].sorted, n[j], 50.0);
+            s->ready++;
+        }
+    }
+    if (st != SE_OK)
+        run_side_free(s);
+    return st;
+}
+
+/* The side's statistic over its own runs (draw = 0) or over one resample. */
+static double run_side_statistic(run_side *s, int draw, uint64_t *state)
+{
+    if (!draw)
+        return se_median(s->medians, s->k);
+    double *m = s->scratch;
+    for (size_t i = 0; i < s->k; i++)
+        s->pick[i] = (size_t)(se_rng_next(state) % s->k);
+    for (size_t i = 0; i < s->k; i++) {
+        ranked *r = &s->runs[s->pick[i]];
+        for (size_t j = 0; j < r->n; j++)
+            ranked_draw(r, (size_t)(se_rng_next(state) % r->n));
+        m[i] = ranked_take_median(r);
+    }
+    return se_median(m, s->k);
+}
+
+se_status se_ratio_of_run_sets(const double *const *x, const size_t *nx, size_t kx,
+                               const double *const *y, const size_t *ny, size_t ky,
+                               unsigned resamples, uint64_t seed, se_ratio *out, se_err *err)
+{
+    run_side sx, sy;
+    se_status st = run_side_init(&sx, x, nx, kx, "x", err);
+    if (st != SE_OK)
+        return st;
+    st = run_side_init(&sy, y, ny, ky, "y", err);
+    if (st != SE_OK) {
+        run_side_free(&sx);
+        return st;
+    }
+    double *t = resamples ? alloc_array(resamples, sizeof *t) : NULL;
+    se_ratio res;
+    double my = run_side_statistic(&sy, 0, NULL);
+    if (my == 0.0)
+        st = se_fail(err, SE_ERR_USAGE, "stats: run sets: the median of y's run medians is 0; "
+                     "the ratio is undefined");
+    else if (resamples && !t)
+        st = se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate %u bootstrap ratios", resamples);
+    if (st == SE_OK) {
+        res.ratio = run_side_statistic(&sx, 0, NULL) / my;
+        res.lo = res.hi = res.ratio;
+        uint64_t state = se_rng_seed(seed);
+        for (unsigned r = 0; r < resamples && st == SE_OK; r++) {
+            double a = run_side_statistic(&sx, 1, &state);
+            double b = run_side_statistic(&sy, 1, &state);
+            t[r] = a / b;
+            if (!isfinite(t[r]))
+                st = se_fail(err, SE_ERR_USAGE, "stats: run sets: bootstrap resample %u (seed "
+                             "%llu): %g / %g is not finite", r, (unsigned long long)seed, a, b);
+        }
+        if (st == SE_OK && resamples)
+            percentile_interval(t, resamples, &res.lo, &res.hi);
+    }
+    if (st == SE_OK)
+        *out = res;
+    free(t);
+    run_side_free(&sx);
+    run_side_free(&sy);
+    return st;
+}

@@ -85,6 +85,20 @@ typedef struct se_run_samples {
 se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
                              uint64_t seed, se_ratio *out, se_err *err);
 
+/* The ratio x / y of two sides of separate runs (compare's several runs a
+ * side; docs/COMPARE.md): kx runs of x samples, ky runs of y samples, no
+ * pairing. A side's statistic is the median (type 7) of its runs'
+ * medians; the point value is that of x over that of y. Resample r, one
+ * generator from se_rng_seed(seed): x's kx run draws j_i = next() % kx,
+ * then for i = 0..kx-1 in turn nx[j_i] draws next() % nx[j_i] from run
+ * j_i, whose median is m_i; x's statistic the median of m_0..m_{kx-1};
+ * then y's the same way; t_r their quotient. The interval: the 2.5th and
+ * 97.5th percentiles of the sorted t_r. Fails (SE_ERR_USAGE) on an empty
+ * side or run, a non-finite sample or a zero statistic of y. */
+se_status se_ratio_of_run_sets(const double *const *x, const size_t *nx, size_t kx,
+                               const double *const *y, const size_t *ny, size_t ky,
+                               unsigned resamples, uint64_t seed, se_ratio *out, se_err *err);
+
 #ifdef __cplusplus
 }
 #endif

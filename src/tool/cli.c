@@ -138,15 +138,25 @@ static const cmd_doc cmd_docs[] = {
      "scripts/multirun.sh): the median of the per-run ratios, a two-level bootstrap interval\n"
      "over the runs, every verdict from it, the runs' time span and the leave-one-out\n"
      "calibration (docs/TIMING.md). The first run gives the context and the seed.\n"},
-    {"compare", "compare RUN_A RUN_B [RUN...] [--format text|md|csv|json] [--fail-if-slower PCT] "
-     "[--scope S]", "per case, B's median time over A's with a bootstrap interval",
+    {"compare", "compare RUN_A RUN_B [RUN...] | --a-set FILE --b-set FILE [--floor FILE] "
+     "[--format text|md|csv|json] [--fail-if-slower PCT] [--scope S]; compare --record-floor "
+     "OUT.json RUN RUN [RUN...] | --a-set FILE",
+     "per case, B's median time over A's with a bootstrap interval and the noise between runs",
      "Verifies every run, prints the environment fields that differ (GPU, driver, commit...),\n"
      "then per case present in both runs the ratio of median times B/A with a bootstrap 95%\n"
-     "interval from the raw samples of both, a marker where the interval excludes 1, and a\n"
-     "summary line; each further run is compared with RUN_A (docs/COMPARE.md).\n"
+     "interval from the raw samples of both, a marker where the interval excludes 1, the\n"
+     "case's noise between runs, and a summary line; each further run is compared with RUN_A\n"
+     "(docs/COMPARE.md).\n"
+     "  --a-set, --b-set F  several runs a side (run sets, bundle/runset.h): the ratio of the\n"
+     "                      sides' medians of run medians, a two-level bootstrap interval, and\n"
+     "                      each side's spread between its runs as the noise\n"
+     "  --floor FILE        the noise between runs of one commit, per case, recorded by\n"
+     "                      --record-floor (the larger of it and the sides' own spread counts)\n"
+     "  --record-floor OUT  write the noise floor of two or more runs of one commit and exit\n"
      "  --format F          text (default), md, csv or json\n"
-     "  --fail-if-slower P  exit 7 when a case got slower by more than P percent with its\n"
-     "                      95% interval excluding that (its lower bound above 1 + P/100)\n"
+     "  --fail-if-slower P  exit 7 when a case got slower by more than P percent AND by more\n"
+     "                      than its noise, its 95% interval excluding both (lower bound above\n"
+     "                      1 + P/100 and above 1 + noise)\n"
      "  --scope S           device (default, L2 warm), device_cold, batch or host\n"},
     {"export", "export RUN_DIR --format nvbench|gbench -o FILE",
      "a run as nvbench or Google Benchmark JSON",
@@ -528,8 +538,10 @@ static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
 
 static se_status parse_compare(int argc, char **argv, se_cli *cli, se_err *err)
 {
-    static const char usage[] = "compare: usage: softmax-evidence compare RUN_A RUN_B [RUN...] "
-                                "[--format text|md|csv|json] [--fail-if-slower PCT] [--scope S]";
+    static const char usage[] = "compare: usage: softmax-evidence compare RUN_A RUN_B [RUN...] | "
+                                "--a-set FILE --b-set FILE [--floor FILE] [--format "
+                                "text|md|csv|json] [--fail-if-slower PCT] [--scope S]; or "
+                                "compare --record-floor OUT.json RUN RUN [RUN...] | --a-set FILE";
     se_compare_cli *c = &cli->compare;
     cli->cmd = SE_CMD_COMPARE;
     c->fail_if_slower = -1.0;
@@ -550,15 +562,41 @@ static se_status parse_compare(int argc, char **argv, se_cli *cli, se_err *err)
                 st = se_fail(err, SE_ERR_USAGE, "compare: --scope: '%s' is not device, "
                              "device_cold, batch or host", v);
             c->scope = v;
-        } else if (is_help(argv[k])) {
+        } else if ((v = opt_value(argc, argv, &k, "--a-set")))
+            c->a_set = v;
+        else if ((v = opt_value(argc, argv, &k, "--b-set")))
+            c->b_set = v;
+        else if ((v = opt_value(argc, argv, &k, "--floor")))
+            c->floor = v;
+        else if ((v = opt_value(argc, argv, &k, "--record-floor")))
+            c->record_floor = v;
+        else if (is_help(argv[k])) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
         } else if (argv[k][0] == '-' || !argv[k][0])
             st = se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
         else
             c->dirs[c->n_dirs++] = argv[k];
+        if (st == SE_OK && v && !v[0])
+            st = se_fail(err, SE_ERR_USAGE, "compare: an option's value is empty (--a-set, "
+                         "--b-set, --floor and --record-floor need a file name)");
         if (st != SE_OK)
             return st;
+    }
+    if (c->record_floor) {
+        if (c->b_set || c->floor || c->fail_if_slower >= 0.0)
+            return se_fail(err, SE_ERR_USAGE, "compare: --record-floor takes runs (or --a-set) "
+                           "and --scope only, not --b-set, --floor or --fail-if-slower");
+        if (c->a_set ? c->n_dirs != 0 : c->n_dirs < 2)
+            return se_fail(err, SE_ERR_USAGE, "%s (--record-floor: two runs or more, or --a-set "
+                           "FILE alone)", usage);
+        return SE_OK;
+    }
+    if (c->a_set || c->b_set) {
+        if (!c->a_set || !c->b_set || c->n_dirs != 0)
+            return se_fail(err, SE_ERR_USAGE, "%s (--a-set and --b-set go together, without "
+                           "run directories)", usage);
+        return SE_OK;
     }
     if (c->n_dirs < 2)
         return se_fail(err, SE_ERR_USAGE, "%s (two runs or more)", usage);

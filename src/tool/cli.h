@@ -108,6 +108,9 @@ typedef struct se_compare_cli {
     int format;            /* se_format */
     double fail_if_slower; /* percent, < 0 when not given */
     const char *scope;     /* "device" unless --scope */
+    const char *a_set, *b_set; /* --a-set/--b-set: run sets, several runs a side */
+    const char *floor;     /* --floor FILE: a recorded noise floor */
+    const char *record_floor; /* --record-floor OUT: write the floor of the runs and exit */
 } se_compare_cli;
 
 /* export RUN --format nvbench|gbench -o FILE */

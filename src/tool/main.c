@@ -232,9 +232,20 @@ int main(int argc, char **argv)
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
         break;
     case SE_CMD_COMPARE: {
-        se_compare_opts o = {cli.compare.scope, cli.compare.fail_if_slower};
-        st = se_compare_main(cli.compare.dirs, cli.compare.n_dirs, &o,
-                             (se_format)cli.compare.format, stdout, &err);
+        se_compare_opts o = {cli.compare.scope, cli.compare.fail_if_slower, cli.compare.a_set,
+                             cli.compare.b_set, cli.compare.floor};
+        if (cli.compare.record_floor) {
+            size_t cases = 0;
+            st = se_compare_record_floor(cli.compare.dirs, cli.compare.n_dirs, cli.compare.a_set,
+                                         cli.compare.scope, cli.compare.record_floor, &cases,
+                                         &err);
+            if (st == SE_OK)
+                printf("compare: noise floor of %zu cases (%s scope) written to %s\n", cases,
+                       cli.compare.scope, cli.compare.record_floor);
+        } else {
+            st = se_compare_main(cli.compare.dirs, cli.compare.n_dirs, &o,
+                                 (se_format)cli.compare.format, stdout, &err);
+        }
         break;
     }
     case SE_CMD_EXPORT:

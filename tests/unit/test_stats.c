@@ -563,6 +563,65 @@ static void test_two_level_refuses_bad_input_naming_the_run(void **state)
     assert_int_equal(se_ratio_two_level(runs, 2, 10, 1, &r, &err), SE_ERR_USAGE);
 }
 
+/* se_ratio_of_run_sets the obvious way (stats.h's words, sorting every
+ * resample). */
+static double reference_side(const double *const *v, const size_t *n, size_t k, uint64_t *st)
+{
+    double per[16], r[256];
+    size_t pick[16];
+    for (size_t i = 0; i < k; i++)
+        pick[i] = se_rng_next(st) % k;
+    for (size_t i = 0; i < k; i++) {
+        for (size_t j = 0; j < n[pick[i]]; j++)
+            r[j] = v[pick[i]][se_rng_next(st) % n[pick[i]]];
+        per[i] = sorted_median(r, n[pick[i]]);
+    }
+    return sorted_median(per, k);
+}
+
+static void test_run_sets_equal_reference_bit_for_bit(void **state)
+{
+    (void)state;
+    double a[5][64], b[5][64];
+    se_run_samples runs[5];
+    five_runs(a, b, runs);
+    const double *x[5], *y[3];
+    size_t nx[5], ny[3];
+    for (size_t j = 0; j < 5; j++) {
+        x[j] = a[j];
+        nx[j] = runs[j].na;
+    }
+    for (size_t j = 0; j < 3; j++) {
+        y[j] = b[j + 1];
+        ny[j] = runs[j + 1].nb;
+    }
+    se_ratio r;
+    se_err err;
+    assert_int_equal(se_ratio_of_run_sets(x, nx, 5, y, ny, 3, 400, 31, &r, &err), SE_OK);
+    double mx[5], my[3], tmp[64], t[400];
+    for (size_t j = 0; j < 5; j++) {
+        memcpy(tmp, x[j], nx[j] * sizeof *tmp);
+        mx[j] = sorted_median(tmp, nx[j]);
+    }
+    for (size_t j = 0; j < 3; j++) {
+        memcpy(tmp, y[j], ny[j] * sizeof *tmp);
+        my[j] = sorted_median(tmp, ny[j]);
+    }
+    double point = sorted_median(mx, 5) / sorted_median(my, 3);
+    assert_memory_equal(&r.ratio, &point, sizeof point);
+    uint64_t st = se_rng_seed(31);
+    for (int k = 0; k < 400; k++) {
+        double p = reference_side(x, nx, 5, &st);
+        t[k] = p / reference_side(y, ny, 3, &st);
+    }
+    qsort(t, 400, sizeof *t, cmp_double);
+    double lo = se_percentile_sorted(t, 400, 2.5), hi = se_percentile_sorted(t, 400, 97.5);
+    assert_memory_equal(&r.lo, &lo, sizeof lo);
+    assert_memory_equal(&r.hi, &hi, sizeof hi);
+    assert_int_equal(se_ratio_of_run_sets(x, nx, 0, y, ny, 3, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "side x has no runs"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -591,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_two_level_carries_the_spread_between_runs),
         cmocka_unit_test(test_two_level_deterministic_and_seeded),
         cmocka_unit_test(test_two_level_refuses_bad_input_naming_the_run),
+        cmocka_unit_test(test_run_sets_equal_reference_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
