@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/runset.h"
 #include "bundle/verify.h"
 #include "render/buf.h"
 #include "render/doc.h"
@@ -453,21 +454,38 @@ void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int co
         context_text(out, a);
 }
 
+/* Verifies and loads every run; *loaded of them need se_rundata_free. */
+static se_status load_verified(const char *const *dirs, size_t n, se_rundata **runs,
+                               size_t *loaded, se_err *err)
+{
+    *loaded = 0;
+    *runs = calloc(n ? n : 1, sizeof **runs);
+    if (!*runs)
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    se_status st = SE_OK;
+    for (size_t i = 0; i < n && st == SE_OK; i++) {
+        st = se_verify_first(dirs[i], "answer", "no answer is built from it", err);
+        if (st == SE_OK)
+            st = se_rundata_load(dirs[i], &(*runs)[i], err);
+        if (st == SE_OK)
+            (*loaded)++;
+    }
+    return st;
+}
+
+static void free_loaded(se_rundata *runs, size_t loaded)
+{
+    for (size_t i = 0; i < loaded; i++)
+        se_rundata_free(&runs[i]);
+    free(runs);
+}
+
 se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
                          se_err *err)
 {
-    se_rundata *runs = calloc(n_dirs ? n_dirs : 1, sizeof *runs);
-    if (!runs)
-        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
-    se_status st = SE_OK;
+    se_rundata *runs = NULL;
     size_t loaded = 0;
-    for (size_t i = 0; i < n_dirs && st == SE_OK; i++) {
-        st = se_verify_first(dirs[i], "answer", "no answer is built from it", err);
-        if (st == SE_OK)
-            st = se_rundata_load(dirs[i], &runs[i], err);
-        if (st == SE_OK)
-            loaded++;
-    }
+    se_status st = load_verified(dirs, n_dirs, &runs, &loaded, err);
     se_answer a;
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
@@ -475,8 +493,37 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
         se_answer_print(out, &a, fmt, 1);
         se_answer_free(&a);
     }
-    for (size_t i = 0; i < loaded; i++)
-        se_rundata_free(&runs[i]);
-    free(runs);
+    free_loaded(runs, loaded);
+    return st;
+}
+
+static const char *answer_set; /* se_answer_set_runs */
+
+void se_answer_set_runs(const char *set_file)
+{
+    answer_set = set_file;
+}
+
+se_status se_answer_of_run(const se_rundata *rd, se_answer *a, se_err *err)
+{
+    if (!answer_set)
+        return se_answer_build(rd, 1, a, err);
+    se_runset set;
+    se_status st = se_runset_load(answer_set, &set, err);
+    if (st != SE_OK)
+        return st;
+    se_rundata *runs = NULL;
+    size_t loaded = 0;
+    st = load_verified((const char *const *)set.dirs, set.n, &runs, &loaded, err);
+    int member = 0;
+    for (size_t i = 0; st == SE_OK && i < set.n; i++)
+        member |= strcmp(runs[i].run_id, rd->run_id) == 0;
+    if (st == SE_OK && !member)
+        st = se_fail(err, SE_ERR_USAGE, "--set %s: run %s is not one of its runs", answer_set,
+                     rd->run_id);
+    if (st == SE_OK)
+        st = se_answer_build(runs, set.n, a, err);
+    free_loaded(runs, loaded);
+    se_runset_free(&set);
     return st;
 }

@@ -118,15 +118,18 @@ static const cmd_doc cmd_docs[] = {
      "own shape, as `table` prints it (e.g. 4096x4096.megakernel); an unknown case lists\n"
      "the run's.\n"
      "  -o, --output FILE  the JSON file to write\n"},
-    {"figures", "figures RUN_DIR OUT_DIR", "figures, report, provenance",
+    {"figures", "figures RUN_DIR OUT_DIR [--set FILE]", "figures, report, provenance",
      "Verifies a run, then draws its figures (SVG and PNG, with gnuplot) and writes\n"
-     "report.md, report.html and provenance.json into OUT_DIR (docs/FIGURES.md).\n"},
-    {"table", "table RUN_DIR [--format text|md|csv|json]", "verify a run, then print its timing table",
+     "report.md, report.html and provenance.json into OUT_DIR (docs/FIGURES.md).\n"
+     "--set FILE: the report's answer over the runs of a run set (RUN_DIR among them).\n"},
+    {"table", "table RUN_DIR [--format text|md|csv|json] [--set FILE]",
+     "verify a run, then print its timing table",
      "Verifies a run, then prints its timing table (the one run prints last): strategies,\n"
      "copy and peers per shape with the median device time and its 95% interval, the ratio\n"
      "to stream with its interval, GB/s, fraction of the same-run copy and ratio to the best\n"
      "peer (docs/PEERS.md, docs/CLI.md).\n"
      "  --format text  aligned columns, then the controls, the best-of table and the answer\n"
+     "  --set FILE     the answer over the runs of a run set (RUN_DIR among them)\n"
      "  --format md    the same tables in Markdown (the README's are generated with it)\n"
      "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
      "  --format json  the timing table's rows at full precision\n"},
@@ -167,11 +170,12 @@ static const cmd_doc cmd_docs[] = {
      "  --format gbench   Google Benchmark's JSON, one repetition per sample with the\n"
      "                    median aggregate: its compare.py reads it\n"
      "  -o, --output FILE the JSON file to write (written whole or not at all)\n"},
-    {"site", "site RUN_DIR OUT_DIR [--quiet]", "the static evidence site",
+    {"site", "site RUN_DIR OUT_DIR [--quiet] [--set FILE]", "the static evidence site",
      "Verifies a run and builds a static evidence site (HTML, CSS, figures, selected run\n"
      "files, SITE_MANIFEST.sha256) in OUT_DIR; verify also accepts a site (docs/SITE.md).\n"
      "Where stderr is a terminal it prints [n/N] progress with the time left; --quiet\n"
-     "turns that off.\n"},
+     "turns that off. --set FILE: the answer over the runs of a run set (RUN_DIR among\n"
+     "them), as `answer --set` states it.\n"},
     {"profile", "profile RUN_DIR [--reparse] [--quiet]", "Nsight Compute counters",
      "On a GPU, runs Nsight Compute over every kernel of every strategy on the run's shapes,\n"
      "saves the counters as CSV in the run directory and updates its manifest\n"
@@ -370,6 +374,12 @@ static se_status parse_dirs(int argc, char **argv, se_command cmd, int want, con
             cli->dirs.quiet = 1;
             continue;
         }
+        if ((cmd == SE_CMD_SITE || cmd == SE_CMD_FIGURES) && strcmp(argv[k], "--set") == 0) {
+            if (k + 1 >= argc || !argv[k + 1][0])
+                return se_fail(err, SE_ERR_USAGE, "%s (--set needs a run set file)", usage);
+            cli->dirs.set = argv[++k];
+            continue;
+        }
         if (argv[k][0] == '-' || !argv[k][0])
             return se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
         if (npos == want)
@@ -512,7 +522,7 @@ static int is_help(const char *a)
 static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
 {
     static const char usage[] = "table: usage: softmax-evidence table RUN_DIR "
-                                "[--format text|md|csv|json]";
+                                "[--format text|md|csv|json] [--set FILE]";
     cli->cmd = SE_CMD_TABLE;
     for (int k = 0; k < argc; k++) {
         const char *v = opt_value(argc, argv, &k, "--format");
@@ -520,6 +530,10 @@ static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
             se_status st = parse_format("table", v, "text|md|csv|json", &cli->dirs.format, err);
             if (st != SE_OK)
                 return st;
+        } else if ((v = opt_value(argc, argv, &k, "--set"))) {
+            if (!v[0])
+                return se_fail(err, SE_ERR_USAGE, "%s (--set needs a run set file)", usage);
+            cli->dirs.set = v;
         } else if (is_help(argv[k])) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
@@ -735,10 +749,10 @@ static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (strcmp(cmd, "figures") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_FIGURES, 2,
-                          "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR", cli, err);
+                          "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR [--set FILE]", cli, err);
     if (strcmp(cmd, "site") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
-                          "site: usage: softmax-evidence site RUN_DIR OUT_DIR", cli, err);
+                          "site: usage: softmax-evidence site RUN_DIR OUT_DIR [--quiet] [--set FILE]", cli, err);
     if (strcmp(cmd, "table") == 0)
         return parse_table(argc - 2, argv + 2, cli, err);
     if (strcmp(cmd, "compare") == 0)

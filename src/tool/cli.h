@@ -99,6 +99,7 @@ typedef struct se_dir_opts {
     int reparse;   /* profile --reparse */
     int format;    /* table --format: se_format (render/format.h) */
     int quiet;     /* --quiet, or stderr is not a terminal: no progress */
+    const char *set; /* table, site, figures --set FILE: the answer over a run set */
 } se_dir_opts;
 
 /* compare RUN_A RUN_B [RUN...] [--format F] [--fail-if-slower PCT] [--scope S] */

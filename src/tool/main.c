@@ -207,9 +207,11 @@ int main(int argc, char **argv)
         st = cmd_run(&cli.run, argc, argv, &err);
         break;
     case SE_CMD_FIGURES:
+        se_answer_set_runs(cli.dirs.set);
         st = se_figures_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
     case SE_CMD_SITE:
+        se_answer_set_runs(cli.dirs.set);
         se_site_set_progress(!cli.dirs.quiet && isatty(STDERR_FILENO));
         st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
@@ -229,6 +231,7 @@ int main(int argc, char **argv)
         }
         break;
     case SE_CMD_TABLE:
+        se_answer_set_runs(cli.dirs.set);
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
         break;
     case SE_CMD_COMPARE: {
