@@ -47,7 +47,7 @@ json_t *se_run_json(const se_run_info *r)
                         : r->arrays_saved && r->arrays_max_bytes > 0
                             ? json_integer((json_int_t)r->arrays_max_bytes)
                             : json_null();
-    return json_pack(
+    json_t *run = json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o*, s:o, s:b, s:s, s:s}",
         "format", SE_RUN_FORMAT, "version", 1, "run_id", r->run_id, "started_utc",
         r->started_utc, "finished_utc", r->finished_utc, "status", "complete", "protocol",
@@ -62,6 +62,9 @@ json_t *se_run_json(const se_run_info *r)
         "a toy: it shows a persistent kernel's static schedule with per-row counters "
         "and its costs on this workload, not a model-scale megakernel result; its "
         "counter reset runs inside every timed invocation");
+    if (run && r->checks_saved)
+        json_object_set_new(run, "checks_saved", json_true());
+    return run;
 }
 
 /* A string that may be absent, as JSON: the string or null. */

@@ -37,6 +37,7 @@ typedef struct se_run_info {
     const se_source_file *sources;
     size_t n_sources;
     int blocking_kernel;
+    int checks_saved; /* checks/ written (bundle/rederive.h): run.json says so; 0 leaves the key out */
 } se_run_info;
 
 /* "YYYY-MM-DDTHH:MM:SSZ" (run.json's started_utc and finished_utc) as
