@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # readme-answer.sh [--check] - regenerates what README.md states from the
-# committed runs (runs/reference, then runs/repeat/*), block by block between
+# committed run set runs/answer-runs.json (its runs, in its order; the first
+# is runs/reference; SE_ANSWER_SET names another), block by block between
 # its "NAME:begin" and "NAME:end" markers:
 #   summary   the answer in plain sentences (`softmax-evidence answer ...
 #             --format summary`) and its figure, docs/figures/fig7_answer.png
@@ -18,8 +19,8 @@ cd "$(dirname "$0")/.."
 bin=${SE_BIN:-build/softmax-evidence}
 check=0
 [ "${1:-}" = "--check" ] && check=1
-runs=(runs/reference)
-for d in runs/repeat/*/; do [ -d "$d" ] && runs+=("${d%/}"); done
+set_file=${SE_ANSWER_SET:-runs/answer-runs.json}
+runs=(--set "$set_file")
 new=$(mktemp -d); trap 'rm -rf "$new"' EXIT
 fail() { echo "readme-answer: $*" >&2; exit 1; }
 
@@ -58,9 +59,9 @@ for m in summary walltime answer table; do
         fail "README.md has no $m:begin/$m:end markers"
 done
 declare -A what=(
-    [summary]="softmax-evidence answer ${runs[*]} --format summary, and fig7_answer of softmax-evidence figures runs/reference"
+    [summary]="softmax-evidence answer --set $set_file --format summary, and fig7_answer of softmax-evidence figures runs/reference"
     [walltime]="runs/reference/run.json's started_utc and finished_utc"
-    [answer]="softmax-evidence answer ${runs[*]} --format md"
+    [answer]="softmax-evidence answer --set $set_file --format md"
     [table]="softmax-evidence table runs/reference --format md")
 # replace NAME FILE < in > out: the block between NAME's markers becomes FILE.
 replace() {
@@ -98,4 +99,4 @@ cp "$new/figures/fig7_answer.png" "$fig/fig7_answer.png"
 cp "$new/figures/data/fig7_answer.tsv" "$fig/fig7_answer.tsv"
 cp "$new/figures/gnuplot/fig7_answer.gp" "$fig/fig7_answer.gp"
 cp "$new/readme" README.md
-echo "readme-answer: README.md regenerated from ${runs[*]}; its figure in $fig/fig7_answer.png"
+echo "readme-answer: README.md regenerated from $set_file; its figure in $fig/fig7_answer.png"

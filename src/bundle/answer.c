@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bundle/paths.h"
+#include "bundle/records.h"
 #include "bundle/samples.h"
 #include "bundle/summary.h"
 #include "model/stats.h"
@@ -31,6 +32,7 @@ void se_answer_free(se_answer *a)
     free(a->vs);
     free(a->mk_init_ns);
     free(a->context);
+    free(a->calib);
     memset(a, 0, sizeof *a);
 }
 
@@ -40,6 +42,11 @@ static const json_t *device_scope(const se_rundata *rd, const char *shape, const
     char id[SE_CASE_ID_SIZE + 40];
     snprintf(id, sizeof id, "%s.%s", shape, what);
     return se_json_path(se_rundata_summary_case(rd, id), "scopes.device");
+}
+
+static const char *mech_of(const se_answer *a, int m)
+{
+    return se_strategy_get(a->mech[m])->name;
 }
 
 /* Folds one run's value into a ratio's range. */
@@ -76,22 +83,6 @@ static void context_of(const se_rundata *rd, const se_shape *sh, se_answer_conte
         }
         return;
     }
-}
-
-/* Another run must measure the same thing as the first. */
-static se_status same_protocol(const se_rundata *ref, const se_rundata *rd, se_err *err)
-{
-    if (rd->p.n_shapes != ref->p.n_shapes || rd->p.strategies != ref->p.strategies)
-        return se_fail(err, SE_ERR_USAGE,
-                       "%s: its protocol has other shapes or strategies than %s's; runs of one "
-                       "answer must share their protocol's workload", rd->dir, ref->dir);
-    for (size_t i = 0; i < rd->p.n_shapes; i++)
-        if (rd->p.shapes[i].rows != ref->p.shapes[i].rows ||
-            rd->p.shapes[i].cols != ref->p.shapes[i].cols || rd->p.tile != ref->p.tile)
-            return se_fail(err, SE_ERR_USAGE,
-                           "%s: shape %zu or the tile differs from %s's; runs of one answer "
-                           "must share their protocol's workload", rd->dir, i + 1, ref->dir);
-    return SE_OK;
 }
 
 /* A case's device-scope samples in round order (a verified run has rounds
@@ -157,6 +148,217 @@ static se_status head_to_head(const se_rundata *rd, const char *shape, const cha
     return st;
 }
 
+/* A shape's device samples of stream and of each mechanism in every run:
+ * v[(m * n_runs) + r], m = n_mech for stream; NULL where run r lacks it. */
+typedef struct shape_samples {
+    size_t n_runs;
+    int n_cols;
+    double **v;
+    size_t *n;
+} shape_samples;
+
+static void shape_samples_free(shape_samples *s)
+{
+    for (size_t k = 0; s->v && k < (size_t)s->n_cols * s->n_runs; k++)
+        free(s->v[k]);
+    free(s->v);
+    free(s->n);
+    memset(s, 0, sizeof *s);
+}
+
+static se_status shape_samples_load(const se_rundata *runs, size_t n_runs, const se_answer *a,
+                                    const char *shape, shape_samples *s, se_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->n_runs = n_runs;
+    s->n_cols = a->n_mech + 1;
+    s->v = calloc((size_t)s->n_cols * n_runs, sizeof *s->v);
+    s->n = calloc((size_t)s->n_cols * n_runs, sizeof *s->n);
+    if (!s->v || !s->n) {
+        shape_samples_free(s);
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    }
+    se_status st = SE_OK;
+    for (int m = 0; m < s->n_cols && st == SE_OK; m++) {
+        const char *name = se_strategy_get(m < a->n_mech ? a->mech[m] : SE_S_STREAM)->name;
+        char id[SE_CASE_ID_SIZE + 40];
+        snprintf(id, sizeof id, "%s.%s", shape, name);
+        for (size_t r = 0; r < n_runs && st == SE_OK; r++) {
+            size_t k = (size_t)m * n_runs + r;
+            if (se_rundata_summary_case(&runs[r], id))
+                st = device_values(&runs[r], id, &s->v[k], &s->n[k], err);
+            if (st == SE_OK && s->v[k] && s->n[k] == 0) {
+                free(s->v[k]);
+                s->v[k] = NULL;
+            }
+        }
+    }
+    if (st != SE_OK)
+        shape_samples_free(s);
+    return st;
+}
+
+/* The column of a strategy in a shape_samples, or -1. */
+static int column_of(const se_answer *a, const char *name)
+{
+    if (strcmp(name, se_strategy_get(SE_S_STREAM)->name) == 0)
+        return a->n_mech;
+    for (int m = 0; m < a->n_mech; m++)
+        if (strcmp(name, se_strategy_get(a->mech[m])->name) == 0)
+            return m;
+    return -1;
+}
+
+/* ma / mb over the runs that have both: the two-level interval over all of
+ * them, the per-run range, and each run held out against the interval of
+ * the others. */
+static se_status over_runs(const se_rundata *ref, const shape_samples *s, int ca, int cb,
+                           const char *key, se_answer_ratio *out, se_err *err)
+{
+    if (ca < 0 || cb < 0)
+        return SE_OK;
+    se_run_samples *u = calloc(s->n_runs + 1, sizeof *u), *rest = calloc(s->n_runs + 1, sizeof *rest);
+    double *own = calloc(s->n_runs + 1, sizeof *own);
+    if (!u || !rest || !own) {
+        free(u);
+        free(rest);
+        free(own);
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    }
+    size_t k = 0;
+    for (size_t r = 0; r < s->n_runs; r++) {
+        size_t ia = (size_t)ca * s->n_runs + r, ib = (size_t)cb * s->n_runs + r;
+        if (!s->v[ia] || !s->v[ib])
+            continue;
+        u[k] = (se_run_samples){s->v[ia], s->v[ib], s->n[ia], s->n[ib]};
+        own[k] = se_median(u[k].a, u[k].na) / se_median(u[k].b, u[k].nb);
+        add_run(out, own[k]);
+        k++;
+    }
+    unsigned resamples = (unsigned)ref->p.bootstrap_resamples;
+    uint64_t seed = se_summary_seed(&ref->p, key);
+    se_status st = SE_OK;
+    if (k > 0) {
+        se_ratio r;
+        st = se_ratio_two_level(u, k, resamples, seed, &r, err);
+        if (st == SE_OK) {
+            out->present = 1;
+            out->ratio = r.ratio;
+            out->lo = r.lo;
+            out->hi = r.hi;
+        }
+    }
+    for (size_t h = 0; k > 1 && h < k && st == SE_OK; h++) {
+        size_t m = 0;
+        for (size_t j = 0; j < k; j++)
+            if (j != h)
+                rest[m++] = u[j];
+        se_ratio r;
+        st = se_ratio_two_level(rest, m, resamples, seed, &r, err);
+        if (st == SE_OK) {
+            out->held_out++;
+            out->covered += own[h] >= r.lo && own[h] <= r.hi;
+        }
+    }
+    if (st != SE_OK) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        st = se_fail(err, st, "answer: %s: %s", key, why);
+    }
+    free(u);
+    free(rest);
+    free(own);
+    return st;
+}
+
+/* Every ratio of one shape over the runs, and its calibration counts. */
+static se_status shape_over_runs(const se_rundata *runs, size_t n_runs, se_answer *a, size_t i,
+                                 se_err *err)
+{
+    shape_samples s;
+    se_status st = shape_samples_load(runs, n_runs, a, a->shape[i], &s, err);
+    if (st != SE_OK)
+        return st;
+    const char *stream = se_strategy_get(SE_S_STREAM)->name;
+    char key[3 * SE_CASE_ID_SIZE];
+    se_answer_calibration *c = &a->calib[i];
+    for (int m = 0; m < a->n_mech && st == SE_OK; m++) {
+        se_answer_ratio *r = &a->cell[i * (size_t)a->n_mech + (size_t)m];
+        memset(r, 0, sizeof *r);
+        snprintf(key, sizeof key, "runs:%s.%s/%s.%s/device", a->shape[i], mech_of(a, m),
+                 a->shape[i], stream);
+        st = over_runs(&runs[0], &s, m, a->n_mech, key, r, err);
+        c->checked += r->held_out;
+        c->covered += r->covered;
+    }
+    for (int k = 0; k < SE_NVS && st == SE_OK; k++) {
+        se_answer_ratio *r = &a->vs[i * SE_NVS + (size_t)k];
+        memset(r, 0, sizeof *r);
+        snprintf(key, sizeof key, "runs:%s.%s/%s.%s/device", a->shape[i], VS[k][0], a->shape[i],
+                 VS[k][1]);
+        st = over_runs(&runs[0], &s, column_of(a, VS[k][0]), column_of(a, VS[k][1]), key, r, err);
+        c->checked += r->held_out;
+        c->covered += r->covered;
+    }
+    a->calib_all.checked += c->checked;
+    a->calib_all.covered += c->covered;
+    shape_samples_free(&s);
+    return st;
+}
+
+/* The earliest start and the latest finish of the runs (run.json). */
+static se_status run_span(const se_rundata *runs, size_t n_runs, se_answer *a, se_err *err)
+{
+    int64_t first = 0, last = 0;
+    for (size_t r = 0; r < n_runs; r++) {
+        const char *s = se_json_str(runs[r].run, "started_utc", NULL);
+        const char *f = se_json_str(runs[r].run, "finished_utc", NULL);
+        int64_t ts, tf;
+        if (se_utc_seconds(s, &ts) != 0 || se_utc_seconds(f, &tf) != 0 || tf < ts)
+            return se_fail(err, SE_ERR_VALIDATION, "%s/%s: fields 'started_utc' and "
+                           "'finished_utc': expected YYYY-MM-DDTHH:MM:SSZ, the finish not "
+                           "before the start", runs[r].dir, SE_RUN_JSON);
+        if (r == 0 || ts < first) {
+            first = ts;
+            snprintf(a->first_start, sizeof a->first_start, "%s", s);
+        }
+        if (r == 0 || tf > last) {
+            last = tf;
+            snprintf(a->last_end, sizeof a->last_end, "%s", f);
+        }
+    }
+    a->span_s = (double)(last - first);
+    return SE_OK;
+}
+
+/* Every ratio of one shape from one run: the ratios to stream and their
+ * within-run intervals as summary.json has them, the head-to-heads
+ * bootstrapped from its samples (paired by round). */
+static se_status shape_of_one_run(const se_rundata *rd, se_answer *a, size_t i, se_err *err)
+{
+    for (int m = 0; m < a->n_mech; m++) {
+        se_answer_ratio *c = &a->cell[i * (size_t)a->n_mech + (size_t)m];
+        const json_t *t = json_object_get(device_scope(rd, a->shape[i], mech_of(a, m)),
+                                          "time_ratio_to_stream");
+        if (!t)
+            continue;
+        const json_t *ci = json_object_get(t, "ci95");
+        c->present = 1;
+        c->ratio = se_json_num(t, "ratio");
+        c->lo = json_number_value(json_array_get(ci, 0));
+        c->hi = json_number_value(json_array_get(ci, 1));
+        add_run(c, c->ratio);
+    }
+    se_status st = SE_OK;
+    for (int k = 0; k < SE_NVS && st == SE_OK; k++) {
+        se_answer_ratio *v = &a->vs[i * SE_NVS + (size_t)k];
+        st = head_to_head(rd, a->shape[i], VS[k][0], VS[k][1], v, err);
+        if (st == SE_OK && v->present)
+            add_run(v, v->ratio);
+    }
+    return st;
+}
+
 static se_status alloc_answer(se_answer *a, size_t n_shapes, se_err *err)
 {
     a->shape = calloc(n_shapes ? n_shapes : 1, sizeof *a->shape);
@@ -164,7 +366,8 @@ static se_status alloc_answer(se_answer *a, size_t n_shapes, se_err *err)
     a->vs = calloc(n_shapes * SE_NVS + 1, sizeof *a->vs);
     a->mk_init_ns = calloc(n_shapes + 1, sizeof *a->mk_init_ns);
     a->context = calloc(n_shapes + 1, sizeof *a->context);
-    if (!a->shape || !a->cell || !a->vs || !a->mk_init_ns || !a->context) {
+    a->calib = calloc(n_shapes + 1, sizeof *a->calib);
+    if (!a->shape || !a->cell || !a->vs || !a->mk_init_ns || !a->context || !a->calib) {
         se_answer_free(a);
         return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
     }
@@ -178,7 +381,7 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
         return se_fail(err, SE_ERR_USAGE, "answer: no run given");
     const se_rundata *ref = &runs[0];
     for (size_t r = 1; r < n_runs; r++) {
-        se_status st = same_protocol(ref, &runs[r], err);
+        se_status st = se_rundata_same_workload(ref, &runs[r], err);
         if (st != SE_OK)
             return st;
     }
@@ -186,6 +389,12 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
     if (st != SE_OK)
         return st;
     a->n_runs = n_runs;
+    a->multi = n_runs > 1;
+    st = run_span(runs, n_runs, a, err);
+    if (st != SE_OK) {
+        se_answer_free(a);
+        return st;
+    }
     for (size_t r = 0; r < n_runs && r < 8; r++)
         snprintf(a->run_ids[r], sizeof a->run_ids[r], "%s", runs[r].run_id);
     a->n_shapes = ref->p.n_shapes;
@@ -194,37 +403,13 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
             ((ref->p.strategies >> s) & 1u))
             a->mech[a->n_mech++] = (se_strategy)s;
     int have_init = 0;
-    for (size_t i = 0; i < a->n_shapes; i++) {
+    for (size_t i = 0; i < a->n_shapes && st == SE_OK; i++) {
         const se_shape *sh = &ref->p.shapes[i];
         se_shape_id(sh->rows, sh->cols, a->shape[i], sizeof a->shape[i]);
-        for (int m = 0; m < a->n_mech; m++) {
-            const char *name = se_strategy_get(a->mech[m])->name;
-            se_answer_ratio *c = &a->cell[i * (size_t)a->n_mech + (size_t)m];
-            for (size_t r = 0; r < n_runs; r++) {
-                const json_t *t = json_object_get(device_scope(&runs[r], a->shape[i], name),
-                                                  "time_ratio_to_stream");
-                if (!t)
-                    continue;
-                if (r == 0) {
-                    const json_t *ci = json_object_get(t, "ci95");
-                    c->present = 1;
-                    c->ratio = se_json_num(t, "ratio");
-                    c->lo = json_number_value(json_array_get(ci, 0));
-                    c->hi = json_number_value(json_array_get(ci, 1));
-                }
-                add_run(c, se_json_num(t, "ratio"));
-            }
-        }
-        for (int k = 0; k < SE_NVS && st == SE_OK; k++) {
-            se_answer_ratio *v = &a->vs[i * SE_NVS + (size_t)k];
-            st = head_to_head(&runs[0], a->shape[i], VS[k][0], VS[k][1], v, err);
-            for (size_t r = 0; r < n_runs && st == SE_OK && v->present; r++) {
-                const json_t *da = device_scope(&runs[r], a->shape[i], VS[k][0]);
-                const json_t *db = device_scope(&runs[r], a->shape[i], VS[k][1]);
-                if (da && db && se_json_num(db, "median_ns") > 0.0)
-                    add_run(v, se_json_num(da, "median_ns") / se_json_num(db, "median_ns"));
-            }
-        }
+        if (a->multi)
+            st = shape_over_runs(runs, n_runs, a, i, err);
+        else
+            st = shape_of_one_run(ref, a, i, err);
         context_of(ref, sh, &a->context[i]);
         const json_t *init = device_scope(ref, a->shape[i], SE_MK_INIT_NAME);
         if (init) {

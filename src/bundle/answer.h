@@ -17,14 +17,26 @@
 #include "model/se_common.h"
 #include "model/strategy.h"
 
-/* One ratio: the first run's value with its within-run interval, and its
- * range over every run that has it. */
+/* One ratio. With one run: that run's ratio of medians and its within-run
+ * 95% interval. With several: the median of the per-run ratios and the
+ * two-level bootstrap 95% interval over the runs (se_ratio_two_level;
+ * docs/TIMING.md), so a verdict ("faster": hi < 1) carries the spread
+ * between runs. Either way, the range of the per-run ratios. */
 typedef struct se_answer_ratio {
     int present;            /* 0 where the first run lacks the case */
-    double ratio, lo, hi;   /* first run: ratio of medians and its 95% interval */
+    double ratio, lo, hi;   /* the ratio and its 95% interval (see above) */
     int n_runs;             /* runs that have it */
-    double run_min, run_max;/* the ratio over those runs */
+    double run_min, run_max;/* the per-run ratio over those runs */
+    int held_out, covered;  /* leave one run out: held-out runs checked, and inside */
 } se_answer_ratio;
+
+/* Leave one run out (several runs only): for each run h, the interval
+ * computed the same way from the other runs, and whether run h's own ratio
+ * lies inside it; counted per shape over every ratio of the answer (each
+ * mechanism over stream and each head-to-head) and overall. */
+typedef struct se_answer_calibration {
+    int checked, covered;
+} se_answer_calibration;
 
 /* The head-to-head comparisons, per shape. */
 enum { SE_VS_PDL_GRAPH, SE_VS_MEGAKERNEL_PDL, SE_NVS };
@@ -51,15 +63,24 @@ typedef struct se_answer {
     double *mk_init_ns;         /* per shape: the first run's megakernel_init median, or 0 */
     double mk_init_min_ns, mk_init_max_ns;
     se_answer_context *context; /* per shape */
+    int multi;                  /* n_runs > 1: ratios and intervals over the runs */
+    char first_start[24], last_end[24]; /* earliest started_utc, latest finished_utc */
+    double span_s;              /* seconds between them */
+    se_answer_calibration *calib; /* per shape (several runs) */
+    se_answer_calibration calib_all;
 } se_answer;
 
 /* What SE_VS_* compares: "graph-pdl" over "graph", ... */
 void se_answer_vs_names(int k, const char **a, const char **b);
 
-/* Builds the answer from runs[0] (the reference) and the other runs, which
- * must share its protocol's shapes and strategies (checked: a run of
- * another protocol is refused, naming it). Each run must have been
- * verified. */
+/* Builds the answer from runs[0] (the reference: context, captions, the
+ * protocol's bootstrap seed and resamples) and the other runs, which must
+ * share its protocol's shapes and strategies (checked: a run of another
+ * protocol is refused, naming it). Each run must have been verified. With
+ * several runs every ratio and interval is the two-level bootstrap over
+ * the runs in the order given, seed se_summary_seed(runs[0] protocol,
+ * "runs:<a case>/<b case>/device"), and the leave-one-out calibration is
+ * measured. */
 se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, se_err *err);
 
 void se_answer_free(se_answer *a);

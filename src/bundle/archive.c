@@ -21,6 +21,7 @@
 #include "bundle/fsutil.h"
 #include "bundle/manifest.h"
 #include "bundle/paths.h"
+#include "bundle/records.h"
 #include "bundle/remote.h"
 #include "bundle/sha256.h"
 #include "bundle/verify.h"
@@ -29,17 +30,6 @@
 #ifdef SE_HAVE_LIBARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
-
-/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
 
 /* run.json's run_id and started_utc ("YYYY-MM-DDTHH:MM:SSZ") as seconds. */
 static se_status run_identity(const char *run, char *run_id, size_t id_size, int64_t *mtime,
@@ -54,11 +44,8 @@ static se_status run_identity(const char *run, char *run_id, size_t id_size, int
         st = se_json_get_str(j, "run_id", &id, SE_RUN_JSON, err);
     if (st == SE_OK)
         st = se_json_get_str(j, "started_utc", &start, SE_RUN_JSON, err);
-    int y, mo, d, h, mi, s;
-    char z = 0;
-    if (st == SE_OK && (sscanf(start, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &s, &z) != 7 ||
-                        z != 'Z' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 ||
-                        s > 60))
+    int64_t seconds = 0;
+    if (st == SE_OK && se_utc_seconds(start, &seconds) != 0)
         st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'started_utc': expected "
                      "YYYY-MM-DDTHH:MM:SSZ", SE_RUN_JSON);
     size_t n = st == SE_OK ? strlen(id) : 0;
@@ -71,7 +58,7 @@ static se_status run_identity(const char *run, char *run_id, size_t id_size, int
         st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'run_id': empty or too long", SE_RUN_JSON);
     if (st == SE_OK) {
         snprintf(run_id, id_size, "%s", id);
-        *mtime = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+        *mtime = seconds;
     }
     json_decref(j);
     return st;

@@ -21,9 +21,13 @@
 #define SE_COMPARE_FORMAT "softmax-evidence-compare"
 #define SE_COMPARE_VERSION 1
 
+#define SE_FLOOR_FORMAT "softmax-evidence-noise-floor"
+
 typedef struct se_compare_opts {
     const char *scope;      /* "device" (default), "device_cold", "batch" or "host" */
     double fail_if_slower;  /* percent; < 0: no gate */
+    const char *a_set, *b_set; /* run sets (bundle/runset.h): several runs a side, dirs unused */
+    const char *floor;      /* a noise floor file (se_compare_record_floor), or NULL */
 } se_compare_opts;
 
 /* Verifies every run in dirs (n >= 2; a run that does not verify is
@@ -35,5 +39,16 @@ typedef struct se_compare_opts {
  * bound of the ratio above 1 + pct/100); 0 without a gate. */
 se_status se_compare_build(const char *const *dirs, size_t n, const se_compare_opts *o,
                            json_t **out, size_t *slower, se_err *err);
+
+/* `compare --record-floor OUT`: the noise between reruns of one commit, per
+ * case present in every run: max / min - 1 of the runs' medians of the
+ * scope, in percent (noise_pct), with the medians. The runs: dirs[0..n-1],
+ * or the run set file set when it is not NULL; two or more, verified, of
+ * one commit (environment source.git_commit and git_dirty), GPU model and
+ * workload (se_rundata_same_workload). Written to out_path through a temporary file; *cases
+ * receives the count. */
+se_status se_compare_record_floor(const char *const *dirs, size_t n, const char *set,
+                                  const char *scope, const char *out_path, size_t *cases,
+                                  se_err *err);
 
 #endif

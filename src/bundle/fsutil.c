@@ -576,3 +576,18 @@ void se_publish_abort(se_publish *pb)
         se_remove_tree(pb->wrap);
     pb->wrap[0] = pb->tmp[0] = '\0';
 }
+
+/* se_write_replace's fill: the document doc, then a newline. */
+static int fill_json(FILE *f, const void *doc)
+{
+    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 ||
+        fputc('\n', f) == EOF)
+        return -1;
+    return 0;
+}
+
+se_status se_write_json_replace(const char *path, const json_t *doc, const char *who,
+                                se_err *err)
+{
+    return se_write_replace(path, who, fill_json, doc, err);
+}

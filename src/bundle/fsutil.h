@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "model/se_common.h"
 
 /* Opens dir/rel for reading as untrusted input, the way sha256sum, tar and
@@ -79,6 +81,11 @@ se_status se_write_replace(const char *path, const char *label,
 /* SE_OK when path does not exist or is a regular file (a rename may land
  * on it); else the refusal above, naming path after label. */
 se_status se_check_replaceable(const char *path, const char *label, se_err *err);
+
+/* Writes doc (JSON, 17 significant digits, then a newline) to path through
+ * se_write_replace; messages start with who (e.g. "export: -o"). */
+se_status se_write_json_replace(const char *path, const json_t *doc, const char *who,
+                                se_err *err);
 
 /* Runs cmd through the shell and copies into buf the first line of its
  * output that contains `want` (any line if want is NULL), without the

@@ -74,6 +74,16 @@ void se_path_array_y(const char *case_id, char *buf, size_t size)
     snprintf(buf, size, "arrays/%s.y.f32", case_id);
 }
 
+void se_path_check_x(int64_t rows, int64_t cols, char *buf, size_t size)
+{
+    snprintf(buf, size, "checks/%" PRId64 "x%" PRId64 ".x.f32", rows, cols);
+}
+
+void se_path_check_y(const char *case_id, char *buf, size_t size)
+{
+    snprintf(buf, size, "checks/%s.y.f32", case_id);
+}
+
 void se_path_join(const char *dir, const char *rel, char *buf, size_t size)
 {
     snprintf(buf, size, "%s/%s", dir, rel);

@@ -61,6 +61,8 @@ void se_path_trace_timed(const char *case_id, int traced, char *buf,
                          size_t size);                                  /* traces/<id>.(un)traced.csv */
 void se_path_array_x(int64_t rows, int64_t cols, char *buf, size_t size); /* arrays/<shape>.x.f32 */
 void se_path_array_y(const char *case_id, char *buf, size_t size);       /* arrays/<id>.y.f32 */
+void se_path_check_x(int64_t rows, int64_t cols, char *buf, size_t size); /* checks/<shape>.x.f32 */
+void se_path_check_y(const char *case_id, char *buf, size_t size);       /* checks/<id>.y.f32 */
 
 /* dir + "/" + rel. */
 void se_path_join(const char *dir, const char *rel, char *buf, size_t size);

@@ -11,6 +11,29 @@
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
 
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int se_utc_seconds(const char *text, int64_t *seconds)
+{
+    int y, mo, d, h, mi, s, end = 0;
+    char z = 0;
+    if (!text || sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &y, &mo, &d, &h, &mi, &s, &z, &end) != 7 ||
+        z != 'Z' || text[end] != '\0' || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 ||
+        h > 23 || mi < 0 || mi > 59 || s < 0 || s > 60)
+        return -1;
+    *seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+    return 0;
+}
+
 json_t *se_run_json(const se_run_info *r)
 {
     json_t *sources = json_array();
@@ -24,7 +47,7 @@ json_t *se_run_json(const se_run_info *r)
                         : r->arrays_saved && r->arrays_max_bytes > 0
                             ? json_integer((json_int_t)r->arrays_max_bytes)
                             : json_null();
-    return json_pack(
+    json_t *run = json_pack(
         "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o*, s:o, s:b, s:s, s:s}",
         "format", SE_RUN_FORMAT, "version", 1, "run_id", r->run_id, "started_utc",
         r->started_utc, "finished_utc", r->finished_utc, "status", "complete", "protocol",
@@ -39,6 +62,9 @@ json_t *se_run_json(const se_run_info *r)
         "a toy: it shows a persistent kernel's static schedule with per-row counters "
         "and its costs on this workload, not a model-scale megakernel result; its "
         "counter reset runs inside every timed invocation");
+    if (run && r->checks_saved)
+        json_object_set_new(run, "checks_saved", json_true());
+    return run;
 }
 
 /* A string that may be absent, as JSON: the string or null. */

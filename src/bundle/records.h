@@ -37,7 +37,13 @@ typedef struct se_run_info {
     const se_source_file *sources;
     size_t n_sources;
     int blocking_kernel;
+    int checks_saved; /* checks/ written (bundle/rederive.h): run.json says so; 0 leaves the key out */
 } se_run_info;
+
+/* "YYYY-MM-DDTHH:MM:SSZ" (run.json's started_utc and finished_utc) as
+ * seconds since 1970-01-01 UTC (proleptic Gregorian). Returns 0, or -1
+ * where the text is not of that form. */
+int se_utc_seconds(const char *text, int64_t *seconds);
 
 /* run.json: the run's identity and times, the protocol's origin and
  * hashes, whether arrays were saved (and up to which input size), the

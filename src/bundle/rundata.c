@@ -356,3 +356,18 @@ const char *se_json_str(const json_t *o, const char *key, const char *fallback)
     const char *s = json_string_value(json_object_get(o, key));
     return s ? s : fallback;
 }
+
+se_status se_rundata_same_workload(const se_rundata *ref, const se_rundata *rd, se_err *err)
+{
+    if (rd->p.n_shapes != ref->p.n_shapes || rd->p.strategies != ref->p.strategies)
+        return se_fail(err, SE_ERR_USAGE,
+                       "%s: its protocol has other shapes or strategies than %s's; runs compared "
+                       "must share their protocol's workload", rd->dir, ref->dir);
+    for (size_t i = 0; i < rd->p.n_shapes; i++)
+        if (rd->p.shapes[i].rows != ref->p.shapes[i].rows ||
+            rd->p.shapes[i].cols != ref->p.shapes[i].cols || rd->p.tile != ref->p.tile)
+            return se_fail(err, SE_ERR_USAGE,
+                           "%s: shape %zu or the tile differs from %s's; runs compared "
+                           "must share their protocol's workload", rd->dir, i + 1, ref->dir);
+    return SE_OK;
+}

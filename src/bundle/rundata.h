@@ -67,6 +67,11 @@ size_t se_rundata_load_each(const char *dir, se_rundata *rd, se_rundata_problem_
 
 void se_rundata_free(se_rundata *rd);
 
+/* rd measures what ref measures: the same shapes (in order), tile and
+ * strategies (other scopes' counts, traces or peers may differ). Fails
+ * (SE_ERR_USAGE) naming both runs. */
+se_status se_rundata_same_workload(const se_rundata *ref, const se_rundata *rd, se_err *err);
+
 /* summary.json's "derived" object, the one source of derived numbers for
  * every renderer (docs/BUNDLE.md): "grid_barrier_ns" and "shapes", one
  * entry per shape in protocol order with its cases' ratios to stream and

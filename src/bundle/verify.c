@@ -27,6 +27,7 @@
 #include "model/strategy.h"
 #include "model/tolerance.h"
 #include "bundle/manifest.h"
+#include "bundle/rederive.h"
 #include "bundle/samples.h"
 #include "bundle/summary.h"
 #include "bundle/trace.h"
@@ -299,6 +300,37 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
 /* environment.json's placement, where the run recorded one (docs/SLURM.md):
  * the Slurm ids and CUDA_VISIBLE_DEVICES strings or null, the host name a
  * string, the device ordinal a whole number equal to gpu.ordinal. */
+static void rederive_problem(void *ctx, const char *message)
+{
+    verify_problem(ctx, "%s%s", message, "");
+}
+
+/* checks/ (bundle/rederive.h): every case's correctness re-derived on the
+ * CPU from the run's own files, where run.json says they were saved. */
+static void check_rederive(verify_ctx *v, const se_protocol *p)
+{
+    if (!json_is_true(json_object_get(v->rd.run, "checks_saved"))) {
+        if (v->out)
+            fprintf(v->out, "rederive: the run saved no checks/ (it predates them), so none of "
+                    "its outputs can be re-derived on a CPU here; validation.json's word "
+                    "stands\n");
+        return;
+    }
+    se_rederive_counts c;
+    se_err e = {{0}};
+    size_t before = v->problems;
+    if (se_rederive_dir(v->dir, p, &c, rederive_problem, v, &e) != SE_OK) {
+        verify_problem(v, "rederive: %s%s", e.msg, "");
+        return;
+    }
+    if (v->out)
+        fprintf(v->out, "rederive: %zu of %zu cases re-derived on the CPU from checks/ (%zu "
+                "shapes, %zu input rows regenerated with cuRAND's host generator, %zu output "
+                "values checked against the float64 reference, %zu outside the tolerance)%s\n",
+                c.cases_rederived, c.cases, c.shapes, c.rows_regenerated, c.values_checked,
+                c.values_failed, v->problems == before ? "" : ": PROBLEMS");
+}
+
 static void check_placement(verify_ctx *v)
 {
     const json_t *env = v->rd.env, *pl = json_object_get(env, "placement");
@@ -485,6 +517,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
         verify_check_traces(&v, &v.rd.p);
         check_peers(&v, &v.rd.p);
         check_run_record(&v, &v.rd.p);
+        check_rederive(&v, &v.rd.p);
     }
     check_placement(&v);
     verify_ref_cache_free(&v);

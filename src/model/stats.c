@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,4 +396,220 @@ se_status se_ratio_of_medians_independent(const double *a, size_t na, const doub
                                           se_ratio *out, se_err *err)
 {
     return ratio_of_medians(a, na, b, nb, 0, resamples, seed, out, err);
+}
+
+/* One resample of a run's ratio of medians, drawn from *state as
+ * ratio_of_medians draws one. */
+static double draw_run_ratio(ranked *ra, ranked *rb, uint64_t *state)
+{
+    size_t na = ra->n, nb = rb->n;
+    if (na == nb) {
+        for (size_t j = 0; j < na; j++) {
+            size_t i = (size_t)(se_rng_next(state) % na);
+            ranked_draw(ra, i);
+            ranked_draw(rb, i);
+        }
+    } else {
+        for (size_t j = 0; j < na; j++)
+            ranked_draw(ra, (size_t)(se_rng_next(state) % na));
+        for (size_t j = 0; j < nb; j++)
+            ranked_draw(rb, (size_t)(se_rng_next(state) % nb));
+    }
+    double ma = ranked_take_median(ra);
+    return ma / ranked_take_median(rb);
+}
+
+se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
+                             uint64_t seed, se_ratio *out, se_err *err)
+{
+    if (k == 0)
+        return se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: no runs (k = 0)");
+    for (size_t j = 0; j < k; j++) {
+        char what[48];
+        snprintf(what, sizeof what, "run %zu: a", j);
+        se_status st = check_samples(runs[j].a, runs[j].na, what, err);
+        if (st == SE_OK) {
+            snprintf(what, sizeof what, "run %zu: b", j);
+            st = check_samples(runs[j].b, runs[j].nb, what, err);
+        }
+        if (st != SE_OK)
+            return st;
+    }
+    ranked *ra = alloc_array(k, sizeof *ra), *rb = alloc_array(k, sizeof *rb);
+    double *per_run = alloc_array(k, sizeof *per_run), *stats = alloc_array(resamples, sizeof *stats);
+    size_t *pick = alloc_array(k, sizeof *pick);
+    size_t ready = 0;
+    se_status st = SE_OK;
+    if (!ra || !rb || !per_run || !stats || !pick)
+        st = se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate a two-level bootstrap of %zu runs",
+                     k);
+    for (; st == SE_OK && ready < k; ready++) {
+        st = ranked_init(&ra[ready], runs[ready].a, runs[ready].na, err);
+        if (st == SE_OK) {
+            st = ranked_init(&rb[ready], runs[ready].b, runs[ready].nb, err);
+            if (st != SE_OK)
+                ranked_free(&ra[ready]);
+        }
+        if (st != SE_OK)
+            break;
+        double mb = se_percentile_sorted(rb[ready].sorted, rb[ready].n, 50.0);
+        if (mb == 0.0) {
+            st = se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: run %zu: median of b is "
+                         "0; the ratio is undefined", ready);
+            ranked_free(&ra[ready]);
+            ranked_free(&rb[ready]);
+            break;
+        }
+        per_run[ready] = se_percentile_sorted(ra[ready].sorted, ra[ready].n, 50.0) / mb;
+    }
+    se_ratio res;
+    if (st == SE_OK) {
+        res.ratio = se_median(per_run, k);
+        res.lo = res.hi = res.ratio;
+    }
+    if (st == SE_OK && resamples > 0) {
+        uint64_t state = se_rng_seed(seed);
+        for (unsigned r = 0; r < resamples && st == SE_OK; r++) {
+            for (size_t i = 0; i < k; i++)
+                pick[i] = (size_t)(se_rng_next(&state) % k);
+            for (size_t i = 0; i < k; i++) {
+                per_run[i] = draw_run_ratio(&ra[pick[i]], &rb[pick[i]], &state);
+                if (!isfinite(per_run[i])) {
+                    st = se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: resample %u "
+                                 "(seed %llu), run %zu: the ratio is not finite", r,
+                                 (unsigned long long)seed, pick[i]);
+                    break;
+                }
+            }
+            if (st == SE_OK)
+                stats[r] = se_median(per_run, k);
+        }
+        if (st == SE_OK)
+            percentile_interval(stats, resamples, &res.lo, &res.hi);
+    }
+    if (st == SE_OK)
+        *out = res;
+    for (size_t j = 0; j < ready; j++) {
+        ranked_free(&ra[j]);
+        ranked_free(&rb[j]);
+    }
+    free(ra);
+    free(rb);
+    free(per_run);
+    free(stats);
+    free(pick);
+    return st;
+}
+
+/* One side of se_ratio_of_run_sets: its runs ranked, and scratch space. */
+typedef struct run_side {
+    size_t k, ready;
+    ranked *runs;
+    double *medians; /* each run's own median */
+    double *scratch; /* a resample's run medians */
+    size_t *pick;
+} run_side;
+
+static void run_side_free(run_side *s)
+{
+    for (size_t j = 0; j < s->ready; j++)
+        ranked_free(&s->runs[j]);
+    free(s->runs);
+    free(s->medians);
+    free(s->scratch);
+    free(s->pick);
+    memset(s, 0, sizeof *s);
+}
+
+static se_status run_side_init(run_side *s, const double *const *v, const size_t *n, size_t k,
+                               const char *name, se_err *err)
+{
+    memset(s, 0, sizeof *s);
+    if (k == 0)
+        return se_fail(err, SE_ERR_USAGE, "stats: run sets: side %s has no runs", name);
+    s->k = k;
+    s->runs = alloc_array(k, sizeof *s->runs);
+    s->medians = alloc_array(k, sizeof *s->medians);
+    s->scratch = alloc_array(k, sizeof *s->scratch);
+    s->pick = alloc_array(k, sizeof *s->pick);
+    if (!s->runs || !s->medians || !s->scratch || !s->pick) {
+        run_side_free(s);
+        return se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate run sets of %zu runs", k);
+    }
+    se_status st = SE_OK;
+    for (size_t j = 0; j < k && st == SE_OK; j++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s run %zu", name, j);
+        st = check_samples(v[j], n[j], what, err);
+        if (st == SE_OK)
+            st = ranked_init(&s->runs[j], v[j], n[j], err);
+        if (st == SE_OK) {
+            s->medians[j] = se_percentile_sorted(s->runs[j].sorted, n[j], 50.0);
+            s->ready++;
+        }
+    }
+    if (st != SE_OK)
+        run_side_free(s);
+    return st;
+}
+
+/* The side's statistic over its own runs (draw = 0) or over one resample. */
+static double run_side_statistic(run_side *s, int draw, uint64_t *state)
+{
+    if (!draw)
+        return se_median(s->medians, s->k);
+    double *m = s->scratch;
+    for (size_t i = 0; i < s->k; i++)
+        s->pick[i] = (size_t)(se_rng_next(state) % s->k);
+    for (size_t i = 0; i < s->k; i++) {
+        ranked *r = &s->runs[s->pick[i]];
+        for (size_t j = 0; j < r->n; j++)
+            ranked_draw(r, (size_t)(se_rng_next(state) % r->n));
+        m[i] = ranked_take_median(r);
+    }
+    return se_median(m, s->k);
+}
+
+se_status se_ratio_of_run_sets(const double *const *x, const size_t *nx, size_t kx,
+                               const double *const *y, const size_t *ny, size_t ky,
+                               unsigned resamples, uint64_t seed, se_ratio *out, se_err *err)
+{
+    run_side sx, sy;
+    se_status st = run_side_init(&sx, x, nx, kx, "x", err);
+    if (st != SE_OK)
+        return st;
+    st = run_side_init(&sy, y, ny, ky, "y", err);
+    if (st != SE_OK) {
+        run_side_free(&sx);
+        return st;
+    }
+    double *t = resamples ? alloc_array(resamples, sizeof *t) : NULL;
+    se_ratio res;
+    double my = run_side_statistic(&sy, 0, NULL);
+    if (my == 0.0)
+        st = se_fail(err, SE_ERR_USAGE, "stats: run sets: the median of y's run medians is 0; "
+                     "the ratio is undefined");
+    else if (resamples && !t)
+        st = se_fail(err, SE_ERR_NOMEM, "stats: cannot allocate %u bootstrap ratios", resamples);
+    if (st == SE_OK) {
+        res.ratio = run_side_statistic(&sx, 0, NULL) / my;
+        res.lo = res.hi = res.ratio;
+        uint64_t state = se_rng_seed(seed);
+        for (unsigned r = 0; r < resamples && st == SE_OK; r++) {
+            double a = run_side_statistic(&sx, 1, &state);
+            double b = run_side_statistic(&sy, 1, &state);
+            t[r] = a / b;
+            if (!isfinite(t[r]))
+                st = se_fail(err, SE_ERR_USAGE, "stats: run sets: bootstrap resample %u (seed "
+                             "%llu): %g / %g is not finite", r, (unsigned long long)seed, a, b);
+        }
+        if (st == SE_OK && resamples)
+            percentile_interval(t, resamples, &res.lo, &res.hi);
+    }
+    if (st == SE_OK)
+        *out = res;
+    free(t);
+    run_side_free(&sx);
+    run_side_free(&sy);
+    return st;
 }

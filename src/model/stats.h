@@ -63,6 +63,42 @@ se_status se_ratio_of_medians_independent(const double *a, size_t na, const doub
                                           size_t nb, unsigned resamples, uint64_t seed,
                                           se_ratio *out, se_err *err);
 
+/* One run's samples of a ratio's two sides: a[k] and b[k] were taken in
+ * round k (paired when na == nb, as in se_ratio_of_medians). */
+typedef struct se_run_samples {
+    const double *a, *b;
+    size_t na, nb;
+} se_run_samples;
+
+/* The ratio a / b over k >= 1 separate runs, with a two-level bootstrap
+ * 95% interval that carries the spread between runs (docs/TIMING.md, "The
+ * two-level bootstrap"). The point value is the median (type 7) of the k
+ * per-run ratios median(a_j) / median(b_j). Resample r = 0..resamples-1,
+ * one generator from se_rng_seed(seed): first k run draws j_i = next() % k,
+ * then for i = 0..k-1 in turn a within-run resample of run j_i drawn as
+ * se_ratio_of_medians draws one (paired when na == nb, else a then b), whose
+ * ratio of medians is t_i; the statistic is the median of t_0..t_{k-1}. The
+ * interval is the 2.5th and 97.5th percentiles of the sorted statistics.
+ * With k = 1 it is a within-run interval of that run (other draws than
+ * se_ratio_of_medians's: the run draw comes first). Fails (SE_ERR_USAGE) on
+ * k = 0, an empty or non-finite sample set or a zero median of b. */
+se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
+                             uint64_t seed, se_ratio *out, se_err *err);
+
+/* The ratio x / y of two sides of separate runs (compare's several runs a
+ * side; docs/COMPARE.md): kx runs of x samples, ky runs of y samples, no
+ * pairing. A side's statistic is the median (type 7) of its runs'
+ * medians; the point value is that of x over that of y. Resample r, one
+ * generator from se_rng_seed(seed): x's kx run draws j_i = next() % kx,
+ * then for i = 0..kx-1 in turn nx[j_i] draws next() % nx[j_i] from run
+ * j_i, whose median is m_i; x's statistic the median of m_0..m_{kx-1};
+ * then y's the same way; t_r their quotient. The interval: the 2.5th and
+ * 97.5th percentiles of the sorted t_r. Fails (SE_ERR_USAGE) on an empty
+ * side or run, a non-finite sample or a zero statistic of y. */
+se_status se_ratio_of_run_sets(const double *const *x, const size_t *nx, size_t kx,
+                               const double *const *y, const size_t *ny, size_t ky,
+                               unsigned resamples, uint64_t seed, se_ratio *out, se_err *err);
+
 #ifdef __cplusplus
 }
 #endif

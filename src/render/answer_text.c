@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/runset.h"
 #include "bundle/verify.h"
 #include "render/answer_summary.h"
 #include "render/buf.h"
@@ -40,17 +41,54 @@ static void fmt_runs(char *buf, size_t size, const se_answer_ratio *r)
         snprintf(buf, size, "%.3f-%.3f", r->run_min, r->run_max);
 }
 
-/* What the grid shows, one sentence. */
+/* What the grid shows, one sentence: within one run. */
+static void caption_one_run(char *buf, size_t size, const se_answer *a)
+{
+    snprintf(buf, size, "Device time of each mechanism over stream's on the same shape (L2 warm, "
+             "median of the run's samples; below 1 is faster). In brackets: the 95%% bootstrap "
+             "interval within run %s (docs/TIMING.md).", a->run_ids[0]);
+}
+
+/* What the grid shows over several runs. */
+static void caption_runs(char *buf, size_t size, const se_answer *a)
+{
+    snprintf(buf, size, "Device time of each mechanism over stream's on the same shape (L2 warm; "
+             "below 1 is faster): the median over %zu separate runs of each run's ratio of "
+             "medians. In brackets: the 95%% two-level bootstrap interval over those runs (runs "
+             "resampled, then samples within each run), which carries the spread between runs; "
+             "\"runs\": the lowest and highest ratio of a single run (docs/TIMING.md).",
+             a->n_runs);
+}
+
 static void caption(char *buf, size_t size, const se_answer *a)
 {
-    int n = snprintf(buf, size, "Device time of each mechanism over stream's on the same shape (L2 "
-                     "warm, median of the run's samples; below 1 is faster). In brackets: the 95%% "
-                     "bootstrap interval within run %s", a->run_ids[0]);
-    if (a->n_runs > 1 && n > 0 && (size_t)n < size)
-        n += snprintf(buf + n, size - (size_t)n, "; \"runs\": the lowest and highest ratio over "
-                      "%zu separate runs of the same protocol", a->n_runs);
-    if (n > 0 && (size_t)n < size)
-        snprintf(buf + n, size - (size_t)n, " (docs/TIMING.md).");
+    if (a->multi)
+        caption_runs(buf, size, a);
+    else
+        caption_one_run(buf, size, a);
+}
+
+/* The measured calibration, one paragraph (several runs): how often a
+ * held-out run's ratio fell inside the interval of the others. */
+static void calibration_footnote(se_buf *b, const se_answer *a)
+{
+    if (!a->multi || a->calib_all.checked == 0)
+        return;
+    char others[48];
+    if (a->n_runs == 2)
+        snprintf(others, sizeof others, "run (a within-run interval)");
+    else
+        snprintf(others, sizeof others, "%zu runs", a->n_runs - 1);
+    se_buf_printf(b, "Calibration, measured by leaving one run out: %d of %d held-out ratios "
+                  "(%.0f%%) fell inside the 95%% interval computed from the other %s "
+                  "(target: at least 90%%); per shape:",
+                  a->calib_all.covered, a->calib_all.checked,
+                  100.0 * a->calib_all.covered / a->calib_all.checked, others);
+    for (size_t i = 0; i < a->n_shapes; i++)
+        if (a->calib[i].checked)
+            se_buf_printf(b, "%s %s %d/%d", i ? ";" : "", a->shape[i], a->calib[i].covered,
+                          a->calib[i].checked);
+    se_buf_printf(b, ".\n");
 }
 
 static void grid_text(FILE *out, const se_answer *a)
@@ -67,7 +105,7 @@ static void grid_text(FILE *out, const se_answer *a)
             fprintf(out, " %-20s", v);
         }
         fprintf(out, "\n");
-        if (a->n_runs > 1) {
+        if (a->multi) {
             fprintf(out, "%-12s", "  runs");
             for (int m = 0; m < a->n_mech; m++) {
                 char v[64];
@@ -90,8 +128,9 @@ static void vs_lines(se_buf *b, const se_answer *a)
             any |= a->vs[i * SE_NVS + (size_t)k].present;
         if (!any)
             continue;
-        se_buf_printf(b, "%s over %s (device time, paired by round; 95%% interval%s):", na, nb,
-                      a->n_runs > 1 ? "; runs range" : "");
+        se_buf_printf(b, "%s over %s (device time, paired by round; 95%% %s interval%s):", na,
+                      nb, a->multi ? "two-level" : "within-run",
+                      a->multi ? "; runs range" : "");
         for (size_t i = 0; i < a->n_shapes; i++) {
             const se_answer_ratio *r = &a->vs[i * SE_NVS + (size_t)k];
             if (!r->present)
@@ -100,7 +139,7 @@ static void vs_lines(se_buf *b, const se_answer *a)
             fmt_ratio(v, sizeof v, r);
             fmt_runs(runs, sizeof runs, r);
             se_buf_printf(b, "%s %s %s%s%s", i ? ";" : "", a->shape[i], v,
-                          a->n_runs > 1 ? " runs " : "", a->n_runs > 1 ? runs : "");
+                          a->multi ? " runs " : "", a->multi ? runs : "");
         }
         se_buf_printf(b, "\n");
     }
@@ -206,33 +245,29 @@ static void vs_sentence(se_buf *b, const se_answer *a, int k)
                 rw->hi, a->shape[worst]);
 }
 
-static void spread_sentence(se_buf *b, const se_answer *a)
+/* One run: what its intervals capture. */
+static void one_run_sentence(se_buf *b, const se_answer *a)
 {
-    if (a->n_runs < 2) {
-        se_buf_printf(b, "This answer rests on one run (%s): its intervals capture the noise "
-                    "between samples of that run, not between runs (docs/TIMING.md).\n",
-                    a->run_ids[0]);
-        return;
-    }
-    int cells = 0, wider = 0;
+    se_buf_printf(b, "This answer rests on one run (%s, %s to %s): its intervals capture the "
+                  "noise between samples of that run, not between runs (docs/TIMING.md).\n",
+                  a->run_ids[0], a->first_start, a->last_end);
+}
+
+/* Several runs: how many, over how long, and how far a ratio moved. */
+static void runs_sentence(se_buf *b, const se_answer *a)
+{
     double spread = 0.0;
     for (size_t i = 0; i < a->n_shapes; i++)
         for (int m = 0; m < a->n_mech; m++) {
             const se_answer_ratio *r = cell(a, i, m);
-            if (!r->present || r->n_runs < 2)
-                continue;
-            cells++;
-            double s = (r->run_max - r->run_min) / r->ratio;
-            if (s > spread)
-                spread = s;
-            wider += r->run_min < r->lo || r->run_max > r->hi;
+            if (r->present && r->n_runs > 1 && (r->run_max - r->run_min) / r->ratio > spread)
+                spread = (r->run_max - r->run_min) / r->ratio;
         }
-    se_buf_printf(b, "Between %zu separate runs of the same protocol (the first, %s, gives the "
-                "intervals), a ratio moved by at most %.1f%% of its value; on %d of %d cells "
-                "some run's ratio lies outside the first run's interval, so the within-run "
-                "interval understates what a rerun will show: read a difference smaller than "
-                "the runs range as noise.\n",
-                a->n_runs, a->run_ids[0], spread * 100.0, wider, cells);
+    se_buf_printf(b, "This answer rests on %zu separate runs of the same protocol, made over "
+                  "%.0f minutes (%s to %s); every ratio, interval, verdict and count above is "
+                  "over those runs (two-level bootstrap), and a single run's ratio moved by at "
+                  "most %.1f%% of the median ratio.\n",
+                  a->n_runs, a->span_s / 60.0, a->first_start, a->last_end, spread * 100.0);
 }
 
 char *se_answer_sentences(const se_answer *a)
@@ -243,7 +278,10 @@ char *se_answer_sentences(const se_answer *a)
         mechanism_sentence(&b, a, m);
     for (int k = 0; k < SE_NVS; k++)
         vs_sentence(&b, a, k);
-    spread_sentence(&b, a);
+    if (a->multi)
+        runs_sentence(&b, a);
+    else
+        one_run_sentence(&b, a);
     se_buf_printf(&b, "rowblock (a non-tiled control), cuDNN and the PyTorch peers are context, "
                 "not part of the answer: the timing table has them.\n");
     if (b.oom) {
@@ -360,7 +398,7 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
             char v[64], runs[64];
             fmt_ratio(v, sizeof v, r);
             fmt_runs(runs, sizeof runs, r);
-            if (a->n_runs > 1 && r->present)
+            if (a->multi && r->present)
                 snprintf(cells[1 + m], sizeof cells[1 + m], "%s, runs %s", v, runs);
             else
                 snprintf(cells[1 + m], sizeof cells[1 + m], "%s", v);
@@ -373,6 +411,7 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
     se_buf vs;
     memset(&vs, 0, sizeof vs);
     vs_lines(&vs, a);
+    calibration_footnote(&vs, a);
     each_line(se_buf_str(&vs), doc_para, d);
     se_buf_free(&vs);
     if (context)
@@ -409,27 +448,45 @@ void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int co
     se_buf vs;
     memset(&vs, 0, sizeof vs);
     vs_lines(&vs, a);
+    calibration_footnote(&vs, a);
     fputs(se_buf_str(&vs), out);
     se_buf_free(&vs);
     if (context)
         context_text(out, a);
 }
 
+/* Verifies and loads every run; *loaded of them need se_rundata_free. */
+static se_status load_verified(const char *const *dirs, size_t n, se_rundata **runs,
+                               size_t *loaded, se_err *err)
+{
+    *loaded = 0;
+    *runs = calloc(n ? n : 1, sizeof **runs);
+    if (!*runs)
+        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    se_status st = SE_OK;
+    for (size_t i = 0; i < n && st == SE_OK; i++) {
+        st = se_verify_first(dirs[i], "answer", "no answer is built from it", err);
+        if (st == SE_OK)
+            st = se_rundata_load(dirs[i], &(*runs)[i], err);
+        if (st == SE_OK)
+            (*loaded)++;
+    }
+    return st;
+}
+
+static void free_loaded(se_rundata *runs, size_t loaded)
+{
+    for (size_t i = 0; i < loaded; i++)
+        se_rundata_free(&runs[i]);
+    free(runs);
+}
+
 se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
                          se_err *err)
 {
-    se_rundata *runs = calloc(n_dirs ? n_dirs : 1, sizeof *runs);
-    if (!runs)
-        return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
-    se_status st = SE_OK;
+    se_rundata *runs = NULL;
     size_t loaded = 0;
-    for (size_t i = 0; i < n_dirs && st == SE_OK; i++) {
-        st = se_verify_first(dirs[i], "answer", "no answer is built from it", err);
-        if (st == SE_OK)
-            st = se_rundata_load(dirs[i], &runs[i], err);
-        if (st == SE_OK)
-            loaded++;
-    }
+    se_status st = load_verified(dirs, n_dirs, &runs, &loaded, err);
     se_answer a;
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
@@ -440,8 +497,37 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
             se_answer_print(out, &a, fmt, 1);
         se_answer_free(&a);
     }
-    for (size_t i = 0; i < loaded; i++)
-        se_rundata_free(&runs[i]);
-    free(runs);
+    free_loaded(runs, loaded);
+    return st;
+}
+
+static const char *answer_set; /* se_answer_set_runs */
+
+void se_answer_set_runs(const char *set_file)
+{
+    answer_set = set_file;
+}
+
+se_status se_answer_of_run(const se_rundata *rd, se_answer *a, se_err *err)
+{
+    if (!answer_set)
+        return se_answer_build(rd, 1, a, err);
+    se_runset set;
+    se_status st = se_runset_load(answer_set, &set, err);
+    if (st != SE_OK)
+        return st;
+    se_rundata *runs = NULL;
+    size_t loaded = 0;
+    st = load_verified((const char *const *)set.dirs, set.n, &runs, &loaded, err);
+    int member = 0;
+    for (size_t i = 0; st == SE_OK && i < set.n; i++)
+        member |= strcmp(runs[i].run_id, rd->run_id) == 0;
+    if (st == SE_OK && !member)
+        st = se_fail(err, SE_ERR_USAGE, "--set %s: run %s is not one of its runs", answer_set,
+                     rd->run_id);
+    if (st == SE_OK)
+        st = se_answer_build(runs, set.n, a, err);
+    free_loaded(runs, loaded);
+    se_runset_free(&set);
     return st;
 }

@@ -37,4 +37,14 @@ void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int co
 se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
                          se_err *err);
 
+/* The runs the answer of a single run's renderings (table, report, site)
+ * rests on: a run set file (bundle/runset.h), or NULL for the run alone
+ * (the default). Set once by the command line (`--set FILE`). */
+void se_answer_set_runs(const char *set_file);
+
+/* The answer for a rendering of run rd: over the set given to
+ * se_answer_set_runs (each run verified first; rd must be one of them,
+ * matched by run id), or from rd alone. */
+se_status se_answer_of_run(const se_rundata *rd, se_answer *a, se_err *err);
+
 #endif

@@ -36,6 +36,37 @@ static const char *marker(const json_t *c)
     return strcmp(v, "faster") == 0 ? "faster *" : strcmp(v, "slower") == 0 ? "slower *" : "";
 }
 
+/* "2.1% floor", "-" without any estimate of the noise. */
+static void noise_text(const json_t *c, char *buf, size_t size)
+{
+    const char *from = se_json_str(c, "noise_from", "none");
+    if (strcmp(from, "none") == 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.2f%% %s", se_json_num(c, "noise_pct"), from);
+}
+
+/* With several runs a side: "A: 5 runs (id, id, ...)". */
+static void print_sides(FILE *out, const json_t *pair)
+{
+    static const char *const keys[2] = {"a_runs", "b_runs"};
+    const json_t *a = json_object_get(pair, keys[0]), *b = json_object_get(pair, keys[1]);
+    if (json_array_size(a) <= 1 && json_array_size(b) <= 1)
+        return;
+    for (int k = 0; k < 2; k++) {
+        const json_t *l = k ? b : a;
+        fprintf(out, "%s: %zu run%s:", k ? "B" : "A", json_array_size(l),
+                json_array_size(l) == 1 ? "" : "s");
+        size_t i;
+        json_t *e;
+        json_array_foreach(l, i, e) {
+            char id[80];
+            fprintf(out, " %s", shown(json_string_value(e), id, sizeof id));
+        }
+        fprintf(out, "\n");
+    }
+}
+
 static void print_env(FILE *out, const json_t *pair, int markdown)
 {
     const json_t *env = json_object_get(pair, "environment");
@@ -71,7 +102,7 @@ static void print_summary(FILE *out, const json_t *doc, const json_t *pair, int 
             (long long)json_integer_value(json_object_get(s, "unchanged")), n);
     const json_t *gate = json_object_get(doc, "fail_if_slower_pct");
     if (gate)
-        fprintf(out, "; %lld slower by more than %g%% (GATE)",
+        fprintf(out, "; %lld slower by more than %g%% and than the noise (GATE)",
                 (long long)json_integer_value(json_object_get(s, "slower_than_gate")),
                 json_number_value(gate));
     fprintf(out, "\n");
@@ -99,18 +130,21 @@ static void print_text(FILE *out, const json_t *doc, const json_t *pair)
             shown(se_json_str(pair, "a_run_id", "?"), ia, sizeof ia),
             shown(se_json_str(pair, "b", "?"), b, sizeof b),
             shown(se_json_str(pair, "b_run_id", "?"), ib, sizeof ib));
+    print_sides(out, pair);
     print_env(out, pair, 0);
-    fprintf(out, "\n%-30s %12s %12s %8s %19s %8s  %s\n", "case", "A median_us", "B median_us",
-            "B/A", "95% CI", "change", "verdict");
+    fprintf(out, "\n%-30s %12s %12s %8s %19s %8s %-17s %s\n", "case", "A median_us",
+            "B median_us", "B/A", "95% CI", "change", "noise", "verdict");
     size_t i;
     json_t *c;
     json_array_foreach(json_object_get(pair, "cases"), i, c) {
         const json_t *ci = json_object_get(c, "ci95");
-        fprintf(out, "%-30s %12.3f %12.3f %8.4f [%7.4f, %7.4f] %+7.2f%%  %s\n",
+        char noise[48];
+        noise_text(c, noise, sizeof noise);
+        fprintf(out, "%-30s %12.3f %12.3f %8.4f [%7.4f, %7.4f] %+7.2f%% %-17s %s\n",
                 se_json_str(c, "case", "?"), se_json_num(c, "a_median_ns") / 1e3,
                 se_json_num(c, "b_median_ns") / 1e3, se_json_num(c, "ratio"),
                 json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
-                se_json_num(c, "change_pct"), marker(c));
+                se_json_num(c, "change_pct"), noise, marker(c));
     }
     print_summary(out, doc, pair, 0);
 }
@@ -123,18 +157,21 @@ static void print_md(FILE *out, const json_t *doc, const json_t *pair)
             shown(se_json_str(pair, "b_run_id", "?"), ib, sizeof ib),
             shown(se_json_str(pair, "a", "?"), a, sizeof a),
             shown(se_json_str(pair, "a_run_id", "?"), ia, sizeof ia));
+    print_sides(out, pair);
     print_env(out, pair, 1);
     fprintf(out, "\n| case | A median (us) | B median (us) | B/A | 95%% interval | change | "
-            "verdict |\n|:---|---:|---:|---:|---:|---:|:---|\n");
+            "noise | verdict |\n|:---|---:|---:|---:|---:|---:|---:|:---|\n");
     size_t i;
     json_t *c;
     json_array_foreach(json_object_get(pair, "cases"), i, c) {
         const json_t *ci = json_object_get(c, "ci95");
-        fprintf(out, "| %s | %.3f | %.3f | %.4f | %.4f-%.4f | %+.2f%% | %s |\n",
+        char noise[48];
+        noise_text(c, noise, sizeof noise);
+        fprintf(out, "| %s | %.3f | %.3f | %.4f | %.4f-%.4f | %+.2f%% | %s | %s |\n",
                 se_json_str(c, "case", "?"), se_json_num(c, "a_median_ns") / 1e3,
                 se_json_num(c, "b_median_ns") / 1e3, se_json_num(c, "ratio"),
                 json_number_value(json_array_get(ci, 0)), json_number_value(json_array_get(ci, 1)),
-                se_json_num(c, "change_pct"), marker(c));
+                se_json_num(c, "change_pct"), noise, marker(c));
     }
     print_summary(out, doc, pair, 1);
 }
@@ -164,7 +201,7 @@ static void print_csv(FILE *out, const json_t *doc, const json_t *pair)
         csv_field(out, se_json_str(pair, "a", ""));
         fputc(',', out);
         csv_field(out, se_json_str(pair, "b", ""));
-        fprintf(out, ",%s,%s,%s,%.17g,%.17g,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%s,%s\n",
+        fprintf(out, ",%s,%s,%s,%.17g,%.17g,%lld,%lld,%.17g,%.17g,%.17g,%.17g,%s,%s,%.17g,%s\n",
                 se_json_str(pair, "b_run_id", ""), se_json_str(c, "case", ""),
                 se_json_str(doc, "scope", ""), se_json_num(c, "a_median_ns"),
                 se_json_num(c, "b_median_ns"),
@@ -175,7 +212,8 @@ static void print_csv(FILE *out, const json_t *doc, const json_t *pair)
                 se_json_str(c, "verdict", ""),
                 json_object_get(c, "slower_than_gate")
                     ? (json_is_true(json_object_get(c, "slower_than_gate")) ? "yes" : "no")
-                    : "");
+                    : "",
+                se_json_num(c, "noise_pct"), se_json_str(c, "noise_from", ""));
     }
 }
 
@@ -195,7 +233,7 @@ se_status se_compare_main(const char *const *dirs, size_t n, const se_compare_op
         fputc('\n', out);
     } else if (format == SE_FORMAT_CSV) {
         fprintf(out, "a_run,b_run,b_run_id,case,scope,a_median_ns,b_median_ns,a_n,b_n,ratio,"
-                "ci95_lo,ci95_hi,change_pct,verdict,slower_than_gate\n");
+                "ci95_lo,ci95_hi,change_pct,verdict,slower_than_gate,noise_pct,noise_from\n");
         json_array_foreach(pairs, i, pair) {
             print_env(stderr, pair, 0);
             print_csv(out, doc, pair);
@@ -216,17 +254,17 @@ se_status se_compare_main(const char *const *dirs, size_t n, const se_compare_op
             json_array_foreach(json_object_get(pair, "cases"), k, c) {
                 if (!json_is_true(json_object_get(c, "slower_than_gate")))
                     continue;
-                int w = snprintf(names + used, sizeof names - used, "%s%s %+.1f%%",
-                                 used ? ", " : "", se_json_str(c, "case", "?"),
-                                 se_json_num(c, "change_pct"));
+                int w = snprintf(names + used, sizeof names - used, "%s%s %+.1f%% (noise "
+                                 "%.1f%%)", used ? ", " : "", se_json_str(c, "case", "?"),
+                                 se_json_num(c, "change_pct"), se_json_num(c, "noise_pct"));
                 if (w < 0 || (size_t)w >= sizeof names - used)
                     break;
                 used += (size_t)w;
             }
         }
-        st = se_fail(err, SE_ERR_SLOWER, "compare: %zu case%s slower by more than %g%% with the "
-                     "95%% interval excluding that: %s", slower, slower == 1 ? "" : "s",
-                     o->fail_if_slower, names);
+        st = se_fail(err, SE_ERR_SLOWER, "compare: %zu case%s slower by more than %g%% and "
+                     "more than the noise between runs, with the 95%% interval excluding both: "
+                     "%s", slower, slower == 1 ? "" : "s", o->fail_if_slower, names);
     }
     json_decref(doc);
     return st;

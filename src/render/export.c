@@ -427,20 +427,11 @@ static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
     return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "export: out of memory");
 }
 
-/* se_write_replace's fill: the document doc, then a newline. */
-static int fill_json(FILE *f, const void *doc)
-{
-    if (json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) != 0 ||
-        fputc('\n', f) == EOF)
-        return -1;
-    return 0;
-}
-
 /* Writes doc to path through a temporary file beside it, renamed over it
  * (only over a regular file). */
 static se_status write_json(const json_t *doc, const char *path, se_err *err)
 {
-    return se_write_replace(path, "export: -o", fill_json, doc, err);
+    return se_write_json_replace(path, doc, "export: -o", err);
 }
 
 /* An existing sidecar folder is replaced only if it holds nothing but the

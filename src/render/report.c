@@ -129,7 +129,7 @@ void se_rep_answer(se_doc *d, const se_rundata *rd)
     se_doc_heading(d, 2, "The answer");
     se_answer a;
     se_err err = {{0}};
-    if (se_answer_build(rd, 1, &a, &err) != SE_OK) {
+    if (se_answer_of_run(rd, &a, &err) != SE_OK) {
         se_doc_para(d, "The answer cannot be built from this run: %s", err.msg);
         return;
     }

@@ -199,7 +199,7 @@ static se_status write_index(const se_site *s, se_err *err)
     se_doc_heading(&d, 2, "The answer");
     se_answer a;
     se_err aerr = {{0}};
-    if (se_answer_build(&s->rd, 1, &a, &aerr) == SE_OK) {
+    if (se_answer_of_run(&s->rd, &a, &aerr) == SE_OK) {
         se_answer_doc(&d, &a, 1);
         se_answer_free(&a);
     } else {

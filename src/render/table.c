@@ -214,7 +214,7 @@ void se_table_print(FILE *out, const se_rundata *rd)
      * mechanisms against stream; everything above is its context. */
     se_answer a;
     se_err aerr = {{0}};
-    if (se_answer_build(rd, 1, &a, &aerr) == SE_OK) {
+    if (se_answer_of_run(rd, &a, &aerr) == SE_OK) {
         fprintf(out, "\n");
         se_answer_print(out, &a, SE_ANSWER_TEXT, 0);
         se_answer_free(&a);

@@ -16,6 +16,8 @@
 
 #include <jansson.h>
 
+#include "bundle/paths.h"
+#include "bundle/rederive.h"
 #include "bundle/rundir.h"
 #include "bundle/samples.h"
 #include "gpu/kernels.h"
@@ -103,9 +105,43 @@ static se_status save_array(run_state *rs, const se_shape *s, const char *name, 
     return se_rundir_write(&rs->rd, rel, y, bytes, err);
 }
 
+/* checks/<shape>.x.f32 (short rows) or checks/<id>.y.f32: the values of
+ * a full array that bundle/rederive.h's plan keeps, for a reader to re-check
+ * the case on a CPU. */
+static se_status save_check(run_state *rs, const se_shape *s, const char *name, const float *a,
+                            se_err *err)
+{
+    se_check_plan plan;
+    se_status st = se_check_plan_make(s->rows, s->cols, rs->p->seed, &plan, err);
+    if (st != SE_OK)
+        return st;
+    char rel[SE_CASE_ID_SIZE + 40], id[SE_CASE_ID_SIZE];
+    if (name) {
+        se_case_id_make(s->rows, s->cols, name, id, sizeof id);
+        se_path_check_y(id, rel, sizeof rel);
+    } else {
+        se_path_check_x(s->rows, s->cols, rel, sizeof rel);
+    }
+    float *v = NULL;
+    if (name || plan.whole_rows) {
+        v = malloc((plan.n_values ? plan.n_values : 1) * sizeof *v);
+        if (!v)
+            st = se_fail(err, SE_ERR_NOMEM, "%s: out of memory", rel);
+        if (st == SE_OK) {
+            se_check_extract(&plan, a, v);
+            st = se_rundir_write(&rs->rd, rel, v, plan.n_values * sizeof *v, err);
+        }
+    }
+    free(v);
+    se_check_plan_free(&plan);
+    return st;
+}
+
 static se_status save_output(void *ctx, const se_validation *v, const float *y, se_err *err)
 {
-    return save_array(ctx, &v->shape, se_strategy_get(v->strategy)->name, y, err);
+    const char *name = se_strategy_get(v->strategy)->name;
+    se_status st = save_check(ctx, &v->shape, name, y, err);
+    return st == SE_OK ? save_array(ctx, &v->shape, name, y, err) : st;
 }
 
 static se_status save_peer_output(void *ctx, const se_shape *s, const char *peer, const float *y,
@@ -213,6 +249,8 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
             else
                 se_peers_add_shape(rs->peers, i, h.x, h.out, h.input_sha256);
         }
+        if (st == SE_OK)
+            st = save_check(rs, sh, NULL, h.x, err);
         if (st == SE_OK && saves_arrays(rs->o, sh)) {
             char rel[128];
             snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", sh->rows, sh->cols);

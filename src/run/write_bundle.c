@@ -251,7 +251,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     se_run_info info = {rs->rd.id, rs->started, rs->finished, src->name, srchex, phex,
                         rs->o->save_arrays, 1, rs->o->arrays_max_bytes, sources,
                         se_embedded_count,
-                        !rs->o->no_blocking_kernel};
+                        !rs->o->no_blocking_kernel, 1};
     j = se_run_json(&info);
     free(sources);
     st = se_rundir_write_json(&rs->rd, "run.json", j, err);

@@ -122,36 +122,52 @@ static const cmd_doc cmd_docs[] = {
      "unknown case lists the run's, and a trace kept only in the run's complete archive\n"
      "(remote.json) names that archive.\n"
      "  -o, --output FILE  the JSON file to write\n"},
-    {"figures", "figures RUN_DIR OUT_DIR", "figures, report, provenance",
+    {"figures", "figures RUN_DIR OUT_DIR [--set FILE]", "figures, report, provenance",
      "Verifies a run, then draws its figures (SVG and PNG, with gnuplot) and writes\n"
-     "report.md, report.html and provenance.json into OUT_DIR (docs/FIGURES.md).\n"},
-    {"table", "table RUN_DIR [--format text|md|csv|json]", "verify a run, then print its timing table",
+     "report.md, report.html and provenance.json into OUT_DIR (docs/FIGURES.md).\n"
+     "--set FILE: the report's answer over the runs of a run set (RUN_DIR among them).\n"},
+    {"table", "table RUN_DIR [--format text|md|csv|json] [--set FILE]",
+     "verify a run, then print its timing table",
      "Verifies a run, then prints its timing table (the one run prints last): strategies,\n"
      "copy and peers per shape with the median device time and its 95% interval, the ratio\n"
      "to stream with its interval, GB/s, fraction of the same-run copy and ratio to the best\n"
      "peer (docs/PEERS.md, docs/CLI.md).\n"
      "  --format text  aligned columns, then the controls, the best-of table and the answer\n"
+     "  --set FILE     the answer over the runs of a run set (RUN_DIR among them)\n"
      "  --format md    the same tables in Markdown (the README's are generated with it)\n"
      "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
      "  --format json  the timing table's rows at full precision\n"},
-    {"answer", "answer RUN_DIR [RUN_DIR...] [--format text|md|summary|json]",
+    {"answer", "answer RUN_DIR [RUN_DIR...] | --set FILE [--format text|md|summary|json]",
      "the answer over several runs",
      "Verifies the runs, then states the answer: per shape and mechanism the device-time\n"
-     "ratio to stream with its 95% interval in the first run and its range over all the runs\n"
-     "given, and sentences generated from those numbers (docs/TIMING.md).\n"
+     "ratio to stream with its 95% interval, and sentences generated from those numbers.\n"
+     "One run: its within-run intervals. Several runs (or --set FILE, a run set written by\n"
+     "scripts/multirun.sh): the median of the per-run ratios, a two-level bootstrap interval\n"
+     "over the runs, every verdict from it, the runs' time span and the leave-one-out\n"
+     "calibration (docs/TIMING.md). The first run gives the context and the seed.\n"
      "  --format text     sentences, the grid of ratios, the head-to-head lines, the context\n"
      "  --format md       the same in Markdown (the README's details are generated with it)\n"
      "  --format summary  the answer in four plain sentences (the README's first screen)\n"
      "  --format json     every number of the answer, and its sentences, as one JSON object\n"},
-    {"compare", "compare RUN_A RUN_B [RUN...] [--format text|md|csv|json] [--fail-if-slower PCT] "
-     "[--scope S]", "per case, B's median time over A's with a bootstrap interval",
+    {"compare", "compare RUN_A RUN_B [RUN...] | --a-set FILE --b-set FILE [--floor FILE] "
+     "[--format text|md|csv|json] [--fail-if-slower PCT] [--scope S]; compare --record-floor "
+     "OUT.json RUN RUN [RUN...] | --a-set FILE",
+     "per case, B's median time over A's with a bootstrap interval and the noise between runs",
      "Verifies every run, prints the environment fields that differ (GPU, driver, commit...),\n"
      "then per case present in both runs the ratio of median times B/A with a bootstrap 95%\n"
-     "interval from the raw samples of both, a marker where the interval excludes 1, and a\n"
-     "summary line; each further run is compared with RUN_A (docs/COMPARE.md).\n"
+     "interval from the raw samples of both, a marker where the interval excludes 1, the\n"
+     "case's noise between runs, and a summary line; each further run is compared with RUN_A\n"
+     "(docs/COMPARE.md).\n"
+     "  --a-set, --b-set F  several runs a side (run sets, bundle/runset.h): the ratio of the\n"
+     "                      sides' medians of run medians, a two-level bootstrap interval, and\n"
+     "                      each side's spread between its runs as the noise\n"
+     "  --floor FILE        the noise between runs of one commit, per case, recorded by\n"
+     "                      --record-floor (the larger of it and the sides' own spread counts)\n"
+     "  --record-floor OUT  write the noise floor of two or more runs of one commit and exit\n"
      "  --format F          text (default), md, csv or json\n"
-     "  --fail-if-slower P  exit 7 when a case got slower by more than P percent with its\n"
-     "                      95% interval excluding that (its lower bound above 1 + P/100)\n"
+     "  --fail-if-slower P  exit 7 when a case got slower by more than P percent AND by more\n"
+     "                      than its noise, its 95% interval excluding both (lower bound above\n"
+     "                      1 + P/100 and above 1 + noise)\n"
      "  --scope S           device (default, L2 warm), device_cold, batch or host\n"},
     {"export", "export RUN_DIR --format nvbench|gbench -o FILE",
      "a run as nvbench or Google Benchmark JSON",
@@ -162,11 +178,12 @@ static const cmd_doc cmd_docs[] = {
      "  --format gbench   Google Benchmark's JSON, one repetition per sample with the\n"
      "                    median aggregate: its compare.py reads it\n"
      "  -o, --output FILE the JSON file to write (written whole or not at all)\n"},
-    {"site", "site RUN_DIR OUT_DIR [--quiet]", "the static evidence site",
+    {"site", "site RUN_DIR OUT_DIR [--quiet] [--set FILE]", "the static evidence site",
      "Verifies a run and builds a static evidence site (HTML, CSS, figures, selected run\n"
      "files, SITE_MANIFEST.sha256) in OUT_DIR; verify also accepts a site (docs/SITE.md).\n"
      "Where stderr is a terminal it prints [n/N] progress with the time left; --quiet\n"
-     "turns that off.\n"},
+     "turns that off. --set FILE: the answer over the runs of a run set (RUN_DIR among\n"
+     "them), as `answer --set` states it.\n"},
     {"profile", "profile RUN_DIR [--reparse] [--quiet]", "Nsight Compute counters",
      "On a GPU, runs Nsight Compute over every kernel of every strategy on the run's shapes,\n"
      "saves the counters as CSV in the run directory and updates its manifest\n"
@@ -395,6 +412,12 @@ static se_status parse_dirs(int argc, char **argv, se_command cmd, int want, con
             cli->dirs.quiet = 1;
             continue;
         }
+        if ((cmd == SE_CMD_SITE || cmd == SE_CMD_FIGURES) && strcmp(argv[k], "--set") == 0) {
+            if (k + 1 >= argc || !argv[k + 1][0])
+                return se_fail(err, SE_ERR_USAGE, "%s (--set needs a run set file)", usage);
+            cli->dirs.set = argv[++k];
+            continue;
+        }
         if (argv[k][0] == '-' || !argv[k][0])
             return se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
         if (npos == want)
@@ -456,6 +479,10 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
                 return se_fail(err, SE_ERR_USAGE,
                                "answer: --format: '%s' is not text, md, summary or json", v);
             cli->answer.format = f;
+        } else if (strcmp(a, "--set") == 0) {
+            if (k + 1 >= argc)
+                return se_fail(err, SE_ERR_USAGE, "answer: --set needs a run set file");
+            cli->answer.set = argv[++k];
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
@@ -465,10 +492,10 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
             cli->answer.dirs[cli->answer.n_dirs++] = a;
         }
     }
-    if (cli->answer.n_dirs == 0)
+    if ((cli->answer.n_dirs == 0) == (cli->answer.set == NULL))
         return se_fail(err, SE_ERR_USAGE,
-                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] "
-                       "[--format text|md|summary|json]");
+                       "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] | --set FILE "
+                       "[--format text|md|summary|json] (run directories or a run set, not both)");
     return SE_OK;
 }
 
@@ -535,7 +562,7 @@ static int is_help(const char *a)
 static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
 {
     static const char usage[] = "table: usage: softmax-evidence table RUN_DIR "
-                                "[--format text|md|csv|json]";
+                                "[--format text|md|csv|json] [--set FILE]";
     cli->cmd = SE_CMD_TABLE;
     for (int k = 0; k < argc; k++) {
         const char *v = opt_value(argc, argv, &k, "--format");
@@ -543,6 +570,10 @@ static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
             se_status st = parse_format("table", v, "text|md|csv|json", &cli->dirs.format, err);
             if (st != SE_OK)
                 return st;
+        } else if ((v = opt_value(argc, argv, &k, "--set"))) {
+            if (!v[0])
+                return se_fail(err, SE_ERR_USAGE, "%s (--set needs a run set file)", usage);
+            cli->dirs.set = v;
         } else if (is_help(argv[k])) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
@@ -561,8 +592,10 @@ static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
 
 static se_status parse_compare(int argc, char **argv, se_cli *cli, se_err *err)
 {
-    static const char usage[] = "compare: usage: softmax-evidence compare RUN_A RUN_B [RUN...] "
-                                "[--format text|md|csv|json] [--fail-if-slower PCT] [--scope S]";
+    static const char usage[] = "compare: usage: softmax-evidence compare RUN_A RUN_B [RUN...] | "
+                                "--a-set FILE --b-set FILE [--floor FILE] [--format "
+                                "text|md|csv|json] [--fail-if-slower PCT] [--scope S]; or "
+                                "compare --record-floor OUT.json RUN RUN [RUN...] | --a-set FILE";
     se_compare_cli *c = &cli->compare;
     cli->cmd = SE_CMD_COMPARE;
     c->fail_if_slower = -1.0;
@@ -583,15 +616,41 @@ static se_status parse_compare(int argc, char **argv, se_cli *cli, se_err *err)
                 st = se_fail(err, SE_ERR_USAGE, "compare: --scope: '%s' is not device, "
                              "device_cold, batch or host", v);
             c->scope = v;
-        } else if (is_help(argv[k])) {
+        } else if ((v = opt_value(argc, argv, &k, "--a-set")))
+            c->a_set = v;
+        else if ((v = opt_value(argc, argv, &k, "--b-set")))
+            c->b_set = v;
+        else if ((v = opt_value(argc, argv, &k, "--floor")))
+            c->floor = v;
+        else if ((v = opt_value(argc, argv, &k, "--record-floor")))
+            c->record_floor = v;
+        else if (is_help(argv[k])) {
             cli->cmd = SE_CMD_HELP;
             return SE_OK;
         } else if (argv[k][0] == '-' || !argv[k][0])
             st = se_fail(err, SE_ERR_USAGE, "%s (unknown argument '%s')", usage, argv[k]);
         else
             c->dirs[c->n_dirs++] = argv[k];
+        if (st == SE_OK && v && !v[0])
+            st = se_fail(err, SE_ERR_USAGE, "compare: an option's value is empty (--a-set, "
+                         "--b-set, --floor and --record-floor need a file name)");
         if (st != SE_OK)
             return st;
+    }
+    if (c->record_floor) {
+        if (c->b_set || c->floor || c->fail_if_slower >= 0.0)
+            return se_fail(err, SE_ERR_USAGE, "compare: --record-floor takes runs (or --a-set) "
+                           "and --scope only, not --b-set, --floor or --fail-if-slower");
+        if (c->a_set ? c->n_dirs != 0 : c->n_dirs < 2)
+            return se_fail(err, SE_ERR_USAGE, "%s (--record-floor: two runs or more, or --a-set "
+                           "FILE alone)", usage);
+        return SE_OK;
+    }
+    if (c->a_set || c->b_set) {
+        if (!c->a_set || !c->b_set || c->n_dirs != 0)
+            return se_fail(err, SE_ERR_USAGE, "%s (--a-set and --b-set go together, without "
+                           "run directories)", usage);
+        return SE_OK;
     }
     if (c->n_dirs < 2)
         return se_fail(err, SE_ERR_USAGE, "%s (two runs or more)", usage);
@@ -730,10 +789,10 @@ static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (strcmp(cmd, "figures") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_FIGURES, 2,
-                          "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR", cli, err);
+                          "figures: usage: softmax-evidence figures RUN_DIR OUT_DIR [--set FILE]", cli, err);
     if (strcmp(cmd, "site") == 0)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
-                          "site: usage: softmax-evidence site RUN_DIR OUT_DIR", cli, err);
+                          "site: usage: softmax-evidence site RUN_DIR OUT_DIR [--quiet] [--set FILE]", cli, err);
     if (strcmp(cmd, "table") == 0)
         return parse_table(argc - 2, argv + 2, cli, err);
     if (strcmp(cmd, "compare") == 0)

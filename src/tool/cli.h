@@ -105,6 +105,7 @@ typedef struct se_dir_opts {
     int reparse;   /* profile --reparse */
     int format;    /* table --format: se_format (render/format.h) */
     int quiet;     /* --quiet, or stderr is not a terminal: no progress */
+    const char *set; /* table, site, figures --set FILE: the answer over a run set */
 } se_dir_opts;
 
 /* compare RUN_A RUN_B [RUN...] [--format F] [--fail-if-slower PCT] [--scope S] */
@@ -114,6 +115,9 @@ typedef struct se_compare_cli {
     int format;            /* se_format */
     double fail_if_slower; /* percent, < 0 when not given */
     const char *scope;     /* "device" unless --scope */
+    const char *a_set, *b_set; /* --a-set/--b-set: run sets, several runs a side */
+    const char *floor;     /* --floor FILE: a recorded noise floor */
+    const char *record_floor; /* --record-floor OUT: write the floor of the runs and exit */
 } se_compare_cli;
 
 /* export RUN --format nvbench|gbench -o FILE */
@@ -141,6 +145,7 @@ typedef struct se_answer_opts {
     const char **dirs;  /* argv entries, the first is the reference run */
     size_t n_dirs;
     int format;         /* se_answer_format: text 0, md 1, summary 2, json 3 */
+    const char *set;    /* --set FILE: a run set (bundle/runset.h) instead of dirs */
 } se_answer_opts;
 
 typedef struct se_cli {

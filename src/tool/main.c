@@ -19,6 +19,7 @@
 #include "bundle/verify.h"
 #include "tool/cli.h"
 #include "tool/overrides.h"
+#include "bundle/runset.h"
 #include "render/answer_text.h"
 #include "render/compare_print.h"
 #include "render/export.h"
@@ -195,23 +196,48 @@ int main(int argc, char **argv)
         st = cmd_run(&cli.run, argc, argv, &err);
         break;
     case SE_CMD_FIGURES:
+        se_answer_set_runs(cli.dirs.set);
         st = se_figures_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
     case SE_CMD_SITE:
+        se_answer_set_runs(cli.dirs.set);
         se_site_set_progress(!cli.dirs.quiet && isatty(STDERR_FILENO));
         st = se_site_main(cli.dirs.dir, cli.dirs.out_dir, stdout, &err);
         break;
     case SE_CMD_ANSWER:
-        st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
-                            (se_answer_format)cli.answer.format, stdout, &err);
+        if (cli.answer.set) {
+            se_runset set;
+            st = se_runset_load(cli.answer.set, &set, &err);
+            if (st == SE_OK) {
+                st = se_answer_main((const char *const *)set.dirs, set.n,
+                                    (se_answer_format)cli.answer.format, stdout,
+                                    &err);
+                se_runset_free(&set);
+            }
+        } else {
+            st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
+                                (se_answer_format)cli.answer.format, stdout, &err);
+        }
         break;
     case SE_CMD_TABLE:
+        se_answer_set_runs(cli.dirs.set);
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
         break;
     case SE_CMD_COMPARE: {
-        se_compare_opts o = {cli.compare.scope, cli.compare.fail_if_slower};
-        st = se_compare_main(cli.compare.dirs, cli.compare.n_dirs, &o,
-                             (se_format)cli.compare.format, stdout, &err);
+        se_compare_opts o = {cli.compare.scope, cli.compare.fail_if_slower, cli.compare.a_set,
+                             cli.compare.b_set, cli.compare.floor};
+        if (cli.compare.record_floor) {
+            size_t cases = 0;
+            st = se_compare_record_floor(cli.compare.dirs, cli.compare.n_dirs, cli.compare.a_set,
+                                         cli.compare.scope, cli.compare.record_floor, &cases,
+                                         &err);
+            if (st == SE_OK)
+                printf("compare: noise floor of %zu cases (%s scope) written to %s\n", cases,
+                       cli.compare.scope, cli.compare.record_floor);
+        } else {
+            st = se_compare_main(cli.compare.dirs, cli.compare.n_dirs, &o,
+                                 (se_format)cli.compare.format, stdout, &err);
+        }
         break;
     }
     case SE_CMD_EXPORT:

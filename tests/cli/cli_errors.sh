@@ -55,8 +55,17 @@ expect 2 "--peers-script: empty path" run --peers-script ""
 expect 2 "--peers-python: empty path" run --peers-python=
 expect 2 "--no-peers: cannot be combined with --peers-python" run --no-peers --peers-python python3
 expect 2 "table: usage: softmax-evidence table RUN_DIR" table
-expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] (unexpected argument 'b')" table a b
-expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] (unknown argument '--all')" table --all x
+expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] [--set FILE] (unexpected argument 'b')" table a b
+expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] [--set FILE] (unknown argument '--all')" table --all x
+expect 2 "table: usage: softmax-evidence table RUN_DIR [--format text|md|csv|json] [--set FILE] (--set needs a run set file)" table x --set=
+expect 2 "answer: usage: softmax-evidence answer RUN_DIR [RUN_DIR...] | --set FILE" answer x --set y.json
+expect 2 "answer: --set needs a run set file" answer --set
+expect 2 "(--a-set and --b-set go together, without run directories)" compare --a-set a.json
+expect 2 "(--a-set and --b-set go together, without run directories)" compare a b --a-set a.json --b-set b.json
+expect 2 "(--record-floor: two runs or more, or --a-set FILE alone)" compare --record-floor f.json a
+expect 2 "compare: --record-floor takes runs (or --a-set) and --scope only" compare --record-floor f.json a b --fail-if-slower 3
+expect 2 "compare: an option's value is empty" compare a b --floor=
+expect 2 "site: usage: softmax-evidence site RUN_DIR OUT_DIR [--quiet] [--set FILE] (--set needs a run set file)" site a b --set
 expect 2 "table: --format: 'xml' is not one of text|md|csv|json" table x --format xml
 expect 2 "export: usage: softmax-evidence export RUN_DIR --format nvbench|gbench -o FILE (missing -o FILE)" export x --format nvbench
 expect 2 "export: --format: 'csv' is not nvbench or gbench" export x --format csv -o y

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # compare_test.sh BINARY RESUMMARIZE SOURCE_DIR - `softmax-evidence compare`
-# (docs/COMPARE.md): a run against itself changes nothing; against a
+# (docs/COMPARE.md): the noise floor (the committed repeat passes a 5% gate
+# with runs/noise-floor.json and a x1.10 copy of it fails naming its case;
+# several runs a side from run sets; --record-floor's refusals); a run
+# against itself changes nothing; against a
 # doctored copy of it (one case's samples x1.5, still verifying) exactly that
 # case is slower, with the interval excluding 1; --fail-if-slower exits 7
 # naming it when the gate is below the slowdown and 0 when above; a run that
@@ -52,7 +55,7 @@ if run "doctored copy" 0 compare "$ref" "$work/slow"; then
 fi
 
 if run "--fail-if-slower 20 on a 50% slowdown" 7 compare "$ref" "$work/slow" --fail-if-slower 20; then
-    grep -q "1 case slower by more than 20% with the 95% interval excluding that: $slow_case +50.0%" "$work/err" &&
+    grep -q "1 case slower by more than 20% and more than the noise between runs, with the 95% interval excluding both: $slow_case +50.0% (noise 0.0%)" "$work/err" &&
         grep -q "^$slow_case .*slower \* GATE$" "$work/out" && ok "--fail-if-slower 20: exit 7, names $slow_case" ||
         { bad "--fail-if-slower 20 message"; cat "$work/err"; }
 fi
@@ -90,6 +93,53 @@ md = [l for l in open(w + "/c.md") if l.startswith("| ") and not l.startswith("|
 assert len(md) == n, len(md)
 assert [c["case"] for c in cases if c["verdict"] != "unchanged"] == [slow]
 PY
+
+# The noise between runs (docs/COMPARE.md): the committed repeat of the
+# reference run, same commit, fails a 5% gate on its own noise; with the
+# committed floor (runs/noise-floor.json, which --record-floor over
+# runs/answer-runs.json reproduces) it passes, and a copy of the repeat with
+# one case's samples x1.10 fails it, naming that case.
+rep=$src/runs/repeat/20261201T232719Z floor=$src/runs/noise-floor.json
+if run "the repeat without a floor" 7 compare "$ref" "$rep" --fail-if-slower 5; then
+    ok "the repeat of the same commit fails --fail-if-slower 5 without a floor: $(grep -o '[0-9]* cases slower' "$work/err")"
+fi
+if run "record the floor" 0 compare --record-floor "$work/floor.json" --a-set "$src/runs/answer-runs.json"; then
+    cmp -s "$work/floor.json" "$floor" && ok "runs/noise-floor.json is what --record-floor writes from runs/answer-runs.json" ||
+        bad "runs/noise-floor.json differs from a fresh --record-floor (regenerate it)"
+fi
+run "the repeat with the floor" 0 compare "$ref" "$rep" --fail-if-slower 5 --floor "$floor" &&
+    grep -q "; 0 slower by more than 5% and than the noise (GATE)" "$work/out" && ok "the repeat with the floor passes --fail-if-slower 5"
+slow10=$(python3 "$(dirname "$0")/make_slower_run.py" "$resum" "$rep" "$work/slow10" 1.10) ||
+    { bad "the x1.10 copy of the repeat cannot be made"; slow10=none; }
+if run "x1.10 copy with the floor" 7 compare "$ref" "$work/slow10" --fail-if-slower 5 --floor "$floor"; then
+    grep -q "^softmax-evidence: slower than the gate: compare: 1 case slower by more than 5% and more than the noise between runs, with the 95% interval excluding both: $slow10 +" "$work/err" &&
+        grep -q "^$slow10 .* floor .*slower \* GATE$" "$work/out" && ok "x1.10 copy of the repeat: exit 7 naming $slow10 only" ||
+        { bad "x1.10 message"; cat "$work/err"; }
+fi
+# Several runs a side, from run sets (entries relative to the set's folder).
+mkdir -p "$work/sets"; ln -s "$ref" "$work/sets/ref"; ln -s "$rep" "$work/sets/rep"
+ln -s "$work/slow10" "$work/sets/slowA"; ln -s "$work/slow10" "$work/sets/slowB"
+printf '{"format":"softmax-evidence-runset","version":1,"runs":["ref","rep"]}' >"$work/sets/a.json"
+printf '{"format":"softmax-evidence-runset","version":1,"runs":["rep","slowA"]}' >"$work/sets/mixed.json"
+printf '{"format":"softmax-evidence-runset","version":1,"runs":["slowA","slowB"]}' >"$work/sets/slow.json"
+if run "sets: the slowdown in both B runs" 7 compare --a-set "$work/sets/a.json" --b-set "$work/sets/slow.json" --fail-if-slower 5; then
+    grep -q "^A: 2 runs: " "$work/out" && grep -q "excluding both: $slow10 +" "$work/err" &&
+        ok "sets: A 2 runs, B 2 slowed runs: exit 7 naming $slow10" || { bad "sets message"; cat "$work/err"; }
+fi
+run "sets: the slowdown in one B run of two" 0 compare --a-set "$work/sets/a.json" --b-set "$work/sets/mixed.json" --fail-if-slower 5 &&
+    grep -q "^$slow10 .* runs " "$work/out" && ok "sets: a slowdown in one of B's two runs is within B's own noise: exit 0"
+run "sets without --b-set" 2 compare --a-set "$work/sets/a.json" && ok "--a-set alone: exit 2"
+run "floor of one run" 2 compare --record-floor "$work/f1.json" "$ref" && ok "--record-floor of one run: exit 2"
+if run "floor of two commits" 2 compare --record-floor "$work/f2.json" "$ref" "$perf"; then
+    grep -q "source.git_commit differs from" "$work/err" && [ ! -e "$work/f2.json" ] &&
+        ok "--record-floor over two commits refused, nothing written" || bad "two commits: $(cat "$work/err")"
+fi
+echo '{"format":"softmax-evidence-noise-floor","version":1,"scope":"host","cases":{}}' >"$work/hostfloor.json"
+run "a floor of another scope" 2 compare "$ref" "$rep" --floor "$work/hostfloor.json" &&
+    grep -q "the floor is of scope 'host'" "$work/err" && ok "a floor of another scope refused"
+echo '{"format":"softmax-evidence-noise-floor","version":1,"scope":"device","cases":{"x":{"noise_pct":-1}}}' >"$work/badfloor.json"
+run "a floor with a negative noise" 1 compare "$ref" "$rep" --floor "$work/badfloor.json" &&
+    grep -q "cases.x: field 'noise_pct'" "$work/err" && ok "a negative noise_pct refused, naming it"
 
 # The reference run against the newest runs/perf run: the environment first.
 if run "reference against $(basename "$perf")" 0 compare "$ref" "$perf"; then

@@ -422,6 +422,206 @@ static void test_ratio_with_zero_median_denominator_refused(void **state)
     assert_non_null(strstr(err.msg, "median of b is 0"));
 }
 
+/* The two-level bootstrap exactly as stats.h states it, the obvious way:
+ * run draws first, then each chosen run's resample sorted in full. */
+static void reference_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
+                                uint64_t seed, double *point, double *lo, double *hi)
+{
+    double *stats = malloc(resamples * sizeof *stats), per[16], ra[256], rb[256];
+    size_t pick[16];
+    assert_non_null(stats);
+    assert_true(k <= 16);
+    for (size_t j = 0; j < k; j++) {
+        memcpy(ra, runs[j].a, runs[j].na * sizeof *ra);
+        memcpy(rb, runs[j].b, runs[j].nb * sizeof *rb);
+        per[j] = sorted_median(ra, runs[j].na) / sorted_median(rb, runs[j].nb);
+    }
+    *point = sorted_median(per, k);
+    uint64_t state = se_rng_seed(seed);
+    for (unsigned r = 0; r < resamples; r++) {
+        for (size_t i = 0; i < k; i++)
+            pick[i] = se_rng_next(&state) % k;
+        for (size_t i = 0; i < k; i++) {
+            const se_run_samples *u = &runs[pick[i]];
+            if (u->na == u->nb) {
+                for (size_t j = 0; j < u->na; j++) {
+                    size_t x = se_rng_next(&state) % u->na;
+                    ra[j] = u->a[x];
+                    rb[j] = u->b[x];
+                }
+            } else {
+                for (size_t j = 0; j < u->na; j++)
+                    ra[j] = u->a[se_rng_next(&state) % u->na];
+                for (size_t j = 0; j < u->nb; j++)
+                    rb[j] = u->b[se_rng_next(&state) % u->nb];
+            }
+            per[i] = sorted_median(ra, u->na) / sorted_median(rb, u->nb);
+        }
+        stats[r] = sorted_median(per, k);
+    }
+    qsort(stats, resamples, sizeof *stats, cmp_double);
+    *lo = se_percentile_sorted(stats, resamples, 2.5);
+    *hi = se_percentile_sorted(stats, resamples, 97.5);
+    free(stats);
+}
+
+/* Five runs of noisy samples, run j slowed by (1 + 0.02 j) on a; run 3 has
+ * unequal sizes (independent resampling within it). */
+static void five_runs(double a[5][64], double b[5][64], se_run_samples runs[5])
+{
+    for (size_t j = 0; j < 5; j++) {
+        size_t na = 50, nb = j == 3 ? 41 : 50;
+        noisy(a[j], na, 100 + j);
+        noisy(b[j], nb, 200 + j);
+        for (size_t i = 0; i < na; i++)
+            a[j][i] *= 0.8 * (1.0 + 0.02 * (double)j);
+        runs[j] = (se_run_samples){a[j], b[j], na, nb};
+    }
+}
+
+static void test_two_level_equals_reference_bit_for_bit(void **state)
+{
+    (void)state;
+    double a[5][64], b[5][64];
+    se_run_samples runs[5];
+    five_runs(a, b, runs);
+    for (size_t k = 1; k <= 5; k++) {
+        se_ratio r;
+        se_err err;
+        double point, lo, hi;
+        assert_int_equal(se_ratio_two_level(runs, k, 500, 77 + k, &r, &err), SE_OK);
+        reference_two_level(runs, k, 500, 77 + k, &point, &lo, &hi);
+        assert_memory_equal(&r.ratio, &point, sizeof point);
+        assert_memory_equal(&r.lo, &lo, sizeof lo);
+        assert_memory_equal(&r.hi, &hi, sizeof hi);
+    }
+}
+
+/* Runs whose samples are all equal within each run: every within-run
+ * resample gives the run's own ratio, so the statistic is a median of k
+ * picks of the run ratios and, over enough resamples, the interval's ends
+ * are the lowest and highest run ratio, wider than any within-run interval
+ * (which is a point here). */
+static void test_two_level_carries_the_spread_between_runs(void **state)
+{
+    (void)state;
+    double a[3][8], b[3][8];
+    const double ratios[3] = {0.90, 1.00, 1.10};
+    se_run_samples runs[3];
+    for (size_t j = 0; j < 3; j++) {
+        for (size_t i = 0; i < 8; i++) {
+            b[j][i] = 1000.0;
+            a[j][i] = 1000.0 * ratios[j];
+        }
+        runs[j] = (se_run_samples){a[j], b[j], 8, 8};
+    }
+    se_ratio r, one;
+    se_err err;
+    assert_int_equal(se_ratio_two_level(runs, 3, 2000, 5, &r, &err), SE_OK);
+    assert_true(fabs(r.ratio - 1.0) < 1e-15);
+    assert_true(fabs(r.lo - 0.90) < 1e-12);
+    assert_true(fabs(r.hi - 1.10) < 1e-12);
+    assert_int_equal(se_ratio_of_medians(a[0], 8, b[0], 8, 2000, 5, &one, &err), SE_OK);
+    assert_true(one.lo == one.hi);
+    /* One run: the interval of that run alone (a point here). */
+    assert_int_equal(se_ratio_two_level(runs + 2, 1, 2000, 5, &r, &err), SE_OK);
+    assert_true(r.lo == r.ratio && r.hi == r.ratio && fabs(r.ratio - 1.10) < 1e-12);
+}
+
+static void test_two_level_deterministic_and_seeded(void **state)
+{
+    (void)state;
+    double a[5][64], b[5][64];
+    se_run_samples runs[5];
+    five_runs(a, b, runs);
+    se_ratio r1, r2, r3;
+    se_err err;
+    assert_int_equal(se_ratio_two_level(runs, 5, 300, 9, &r1, &err), SE_OK);
+    assert_int_equal(se_ratio_two_level(runs, 5, 300, 9, &r2, &err), SE_OK);
+    assert_int_equal(se_ratio_two_level(runs, 5, 300, 10, &r3, &err), SE_OK);
+    assert_memory_equal(&r1, &r2, sizeof r1);
+    assert_true(r1.lo != r3.lo || r1.hi != r3.hi);
+    assert_true(r1.lo <= r1.ratio && r1.ratio <= r1.hi);
+    assert_int_equal(se_ratio_two_level(runs, 5, 0, 9, &r3, &err), SE_OK);
+    assert_true(r3.lo == r3.ratio && r3.hi == r3.ratio && r3.ratio == r1.ratio);
+}
+
+static void test_two_level_refuses_bad_input_naming_the_run(void **state)
+{
+    (void)state;
+    double a[2][4] = {{1, 2, 3, 4}, {1, 2, NAN, 4}}, b[2][4] = {{1, 1, 1, 1}, {0, 0, 0, 0}};
+    se_run_samples runs[2] = {{a[0], b[0], 4, 4}, {a[1], b[1], 4, 4}};
+    se_ratio r;
+    se_err err;
+    assert_int_equal(se_ratio_two_level(runs, 0, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_int_equal(se_ratio_two_level(runs, 2, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "run 1: a[2]"));
+    a[1][2] = 3;
+    assert_int_equal(se_ratio_two_level(runs, 2, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "run 1: median of b is 0"));
+    runs[1].na = 0;
+    assert_int_equal(se_ratio_two_level(runs, 2, 10, 1, &r, &err), SE_ERR_USAGE);
+}
+
+/* se_ratio_of_run_sets the obvious way (stats.h's words, sorting every
+ * resample). */
+static double reference_side(const double *const *v, const size_t *n, size_t k, uint64_t *st)
+{
+    double per[16], r[256];
+    size_t pick[16];
+    for (size_t i = 0; i < k; i++)
+        pick[i] = se_rng_next(st) % k;
+    for (size_t i = 0; i < k; i++) {
+        for (size_t j = 0; j < n[pick[i]]; j++)
+            r[j] = v[pick[i]][se_rng_next(st) % n[pick[i]]];
+        per[i] = sorted_median(r, n[pick[i]]);
+    }
+    return sorted_median(per, k);
+}
+
+static void test_run_sets_equal_reference_bit_for_bit(void **state)
+{
+    (void)state;
+    double a[5][64], b[5][64];
+    se_run_samples runs[5];
+    five_runs(a, b, runs);
+    const double *x[5], *y[3];
+    size_t nx[5], ny[3];
+    for (size_t j = 0; j < 5; j++) {
+        x[j] = a[j];
+        nx[j] = runs[j].na;
+    }
+    for (size_t j = 0; j < 3; j++) {
+        y[j] = b[j + 1];
+        ny[j] = runs[j + 1].nb;
+    }
+    se_ratio r;
+    se_err err;
+    assert_int_equal(se_ratio_of_run_sets(x, nx, 5, y, ny, 3, 400, 31, &r, &err), SE_OK);
+    double mx[5], my[3], tmp[64], t[400];
+    for (size_t j = 0; j < 5; j++) {
+        memcpy(tmp, x[j], nx[j] * sizeof *tmp);
+        mx[j] = sorted_median(tmp, nx[j]);
+    }
+    for (size_t j = 0; j < 3; j++) {
+        memcpy(tmp, y[j], ny[j] * sizeof *tmp);
+        my[j] = sorted_median(tmp, ny[j]);
+    }
+    double point = sorted_median(mx, 5) / sorted_median(my, 3);
+    assert_memory_equal(&r.ratio, &point, sizeof point);
+    uint64_t st = se_rng_seed(31);
+    for (int k = 0; k < 400; k++) {
+        double p = reference_side(x, nx, 5, &st);
+        t[k] = p / reference_side(y, ny, 3, &st);
+    }
+    qsort(t, 400, sizeof *t, cmp_double);
+    double lo = se_percentile_sorted(t, 400, 2.5), hi = se_percentile_sorted(t, 400, 97.5);
+    assert_memory_equal(&r.lo, &lo, sizeof lo);
+    assert_memory_equal(&r.hi, &hi, sizeof hi);
+    assert_int_equal(se_ratio_of_run_sets(x, nx, 0, y, ny, 3, 10, 1, &r, &err), SE_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "side x has no runs"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +646,11 @@ int main(void)
         cmocka_unit_test(test_nan_and_inf_samples_refused_naming_the_index),
         cmocka_unit_test(test_ratio_with_zero_median_denominator_refused),
         cmocka_unit_test(test_ratio_independent_with_equal_sizes),
+        cmocka_unit_test(test_two_level_equals_reference_bit_for_bit),
+        cmocka_unit_test(test_two_level_carries_the_spread_between_runs),
+        cmocka_unit_test(test_two_level_deterministic_and_seeded),
+        cmocka_unit_test(test_two_level_refuses_bad_input_naming_the_run),
+        cmocka_unit_test(test_run_sets_equal_reference_bit_for_bit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

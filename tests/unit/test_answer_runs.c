@@ -1,0 +1,245 @@
+/*
+ * test_answer_runs.c - the answer over several runs (bundle/answer.h) on the
+ * committed run set (runs/answer-runs.json, whatever runs it lists): every
+ * ratio and interval is the two-level bootstrap over the runs, and the
+ * leave-one-out calibration is recomputed here, run by run and ratio by
+ * ratio, from the runs' samples, and must equal the counts the answer
+ * prints in its footnote. With one run the answer says it rests on one run
+ * and measures no calibration.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bundle/answer.h"
+#include "bundle/paths.h"
+#include "bundle/runset.h"
+#include "bundle/summary.h"
+#include "model/stats.h"
+#include "render/answer_text.h"
+
+#ifndef SE_ANSWER_SET
+#define SE_ANSWER_SET "runs/answer-runs.json"
+#endif
+
+static se_runset set;
+static se_rundata *runs;
+
+static int load_all(void **state)
+{
+    (void)state;
+    se_err err;
+    if (se_runset_load(SE_ANSWER_SET, &set, &err) != SE_OK) {
+        fprintf(stderr, "%s\n", err.msg);
+        return -1;
+    }
+    runs = calloc(set.n, sizeof *runs);
+    for (size_t r = 0; r < set.n; r++)
+        if (se_rundata_load(set.dirs[r], &runs[r], &err) != SE_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return -1;
+        }
+    return 0;
+}
+
+static int free_all(void **state)
+{
+    (void)state;
+    for (size_t r = 0; r < set.n; r++)
+        se_rundata_free(&runs[r]);
+    free(runs);
+    se_runset_free(&set);
+    return 0;
+}
+
+/* Device samples of shape.what in a run, in file order; NULL if absent. */
+static double *device(const se_rundata *rd, const char *shape, const char *what, size_t *n)
+{
+    char id[SE_CASE_ID_SIZE + 40], rel[SE_CASE_ID_SIZE + 80];
+    snprintf(id, sizeof id, "%s.%s", shape, what);
+    if (!se_rundata_summary_case(rd, id))
+        return NULL;
+    se_path_samples(id, rel, sizeof rel);
+    se_sample_set sets[SE_NSCOPES];
+    memset(sets, 0, sizeof sets);
+    se_err err;
+    assert_int_equal(se_rundata_samples(rd, rel, sets, SE_NSCOPES, &err), SE_OK);
+    double *v = calloc(sets[SE_SCOPE_DEVICE].n + 1, sizeof *v);
+    for (size_t k = 0; k < sets[SE_SCOPE_DEVICE].n; k++)
+        v[k] = sets[SE_SCOPE_DEVICE].v[k].ns;
+    *n = sets[SE_SCOPE_DEVICE].n;
+    for (int s = 0; s < SE_NSCOPES; s++)
+        se_sample_set_free(&sets[s]);
+    return v;
+}
+
+/* Checks one ratio a / b of a shape against the answer's: the interval over
+ * all runs, and returns the held-out runs inside the others' interval. */
+static int check_ratio(const se_answer *ans, const char *shape, const char *a, const char *b,
+                       const se_answer_ratio *got, int *checked)
+{
+    size_t k = set.n, na[SE_RUNSET_MAX_RUNS], nb[SE_RUNSET_MAX_RUNS];
+    double *va[SE_RUNSET_MAX_RUNS], *vb[SE_RUNSET_MAX_RUNS];
+    se_run_samples u[SE_RUNSET_MAX_RUNS], rest[SE_RUNSET_MAX_RUNS];
+    for (size_t r = 0; r < k; r++) {
+        va[r] = device(&runs[r], shape, a, &na[r]);
+        vb[r] = device(&runs[r], shape, b, &nb[r]);
+        assert_non_null(va[r]);
+        assert_non_null(vb[r]);
+        u[r] = (se_run_samples){va[r], vb[r], na[r], nb[r]};
+    }
+    char key[3 * SE_CASE_ID_SIZE];
+    snprintf(key, sizeof key, "runs:%s.%s/%s.%s/device", shape, a, shape, b);
+    uint64_t seed = se_summary_seed(&runs[0].p, key);
+    unsigned resamples = (unsigned)runs[0].p.bootstrap_resamples;
+    se_ratio all;
+    se_err err;
+    assert_int_equal(se_ratio_two_level(u, k, resamples, seed, &all, &err), SE_OK);
+    assert_memory_equal(&all.ratio, &got->ratio, sizeof all.ratio);
+    assert_memory_equal(&all.lo, &got->lo, sizeof all.lo);
+    assert_memory_equal(&all.hi, &got->hi, sizeof all.hi);
+    int covered = 0;
+    for (size_t h = 0; k > 1 && h < k; h++) {
+        size_t m = 0;
+        for (size_t j = 0; j < k; j++)
+            if (j != h)
+                rest[m++] = u[j];
+        se_ratio r;
+        assert_int_equal(se_ratio_two_level(rest, m, resamples, seed, &r, &err), SE_OK);
+        double own = se_median(va[h], na[h]) / se_median(vb[h], nb[h]);
+        covered += own >= r.lo && own <= r.hi;
+        (*checked)++;
+    }
+    for (size_t r = 0; r < k; r++) {
+        free(va[r]);
+        free(vb[r]);
+    }
+    (void)ans;
+    return covered;
+}
+
+static void test_calibration_recomputed_from_the_committed_runs(void **state)
+{
+    (void)state;
+    se_answer ans;
+    se_err err;
+    assert_int_equal(se_answer_build(runs, set.n, &ans, &err), SE_OK);
+    assert_int_equal(ans.multi, set.n > 1);
+    int all_checked = 0, all_covered = 0;
+    for (size_t i = 0; i < ans.n_shapes; i++) {
+        int checked = 0, covered = 0;
+        for (int m = 0; m < ans.n_mech; m++)
+            covered += check_ratio(&ans, ans.shape[i], se_strategy_get(ans.mech[m])->name,
+                                   "stream", &ans.cell[i * (size_t)ans.n_mech + (size_t)m],
+                                   &checked);
+        for (int k = 0; k < SE_NVS; k++) {
+            const char *a, *b;
+            se_answer_vs_names(k, &a, &b);
+            covered += check_ratio(&ans, ans.shape[i], a, b, &ans.vs[i * SE_NVS + (size_t)k],
+                                   &checked);
+        }
+        assert_int_equal(ans.calib[i].checked, checked);
+        assert_int_equal(ans.calib[i].covered, covered);
+        all_checked += checked;
+        all_covered += covered;
+    }
+    assert_int_equal(ans.calib_all.checked, all_checked);
+    assert_int_equal(ans.calib_all.covered, all_covered);
+    assert_int_equal(all_checked, (int)(set.n * ans.n_shapes * (size_t)(ans.n_mech + SE_NVS)));
+    /* The footnote quotes those counts. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    se_answer_print(f, &ans, SE_ANSWER_TEXT, 0);
+    fclose(f);
+    char want[160];
+    snprintf(want, sizeof want, "%d of %d held-out ratios (%.0f%%)", all_covered, all_checked,
+             100.0 * all_covered / all_checked);
+    assert_non_null(strstr(text, want));
+    snprintf(want, sizeof want, "rests on %zu separate runs", set.n);
+    assert_non_null(strstr(text, want));
+    printf("calibration of %s: %s\n", SE_ANSWER_SET, strstr(text, "Calibration"));
+    free(text);
+    se_answer_free(&ans);
+}
+
+static void test_one_run_says_so_and_measures_no_calibration(void **state)
+{
+    (void)state;
+    se_answer ans;
+    se_err err;
+    assert_int_equal(se_answer_build(runs, 1, &ans, &err), SE_OK);
+    assert_int_equal(ans.multi, 0);
+    assert_int_equal(ans.calib_all.checked, 0);
+    char *s = se_answer_sentences(&ans);
+    assert_non_null(strstr(s, "This answer rests on one run"));
+    free(s);
+    /* Its ratios are the run's own, as summary.json records them. */
+    const json_t *t = se_json_path(se_rundata_summary_case(&runs[0], "32x4096.graph"),
+                                   "scopes.device.time_ratio_to_stream.ratio");
+    if (t && ans.n_mech > 0 && ans.mech[0] == SE_S_GRAPH)
+        assert_true(ans.cell[0].ratio == json_number_value(t));
+    se_answer_free(&ans);
+}
+
+static void test_bad_run_sets_refused_naming_the_entry(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/se_runset_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *bad[] = {
+        "{\"format\":\"softmax-evidence-runset\",\"version\":1,\"runs\":[\"../x\"]}",
+        "{\"format\":\"softmax-evidence-runset\",\"version\":1,\"runs\":[\"/abs\"]}",
+        "{\"format\":\"softmax-evidence-runset\",\"version\":1,\"runs\":[]}",
+        "{\"format\":\"softmax-evidence-runset\",\"version\":1,\"runs\":[\"a\",\"a\"]}",
+        "{\"format\":\"softmax-evidence-runset\",\"version\":1,\"runs\":[3]}",
+        "{\"format\":\"other\",\"version\":1,\"runs\":[\"a\"]}",
+    };
+    const char *why[] = {"runs[0] = '../x'", "runs[0] = '/abs'", "field 'runs'", "listed twice",
+                         "runs[0]", "format"};
+    char path[128];
+    snprintf(path, sizeof path, "%s/set.json", dir);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE *f = fopen(path, "w");
+        fputs(bad[i], f);
+        fclose(f);
+        se_runset s;
+        se_err err;
+        assert_int_not_equal(se_runset_load(path, &s, &err), SE_OK);
+        if (!strstr(err.msg, why[i]))
+            fail_msg("set %zu: message '%s' lacks '%s'", i, err.msg, why[i]);
+    }
+    FILE *f = fopen(path, "w");
+    fputs("{\"format\":\"softmax-evidence-runset\",\"version\":1,\"runs\":[\"a/b\",\"c\"]}", f);
+    fclose(f);
+    se_runset s;
+    se_err err;
+    assert_int_equal(se_runset_load(path, &s, &err), SE_OK);
+    assert_int_equal(s.n, 2);
+    char want[160];
+    snprintf(want, sizeof want, "%s/a/b", dir);
+    assert_string_equal(s.dirs[0], want);
+    se_runset_free(&s);
+    remove(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_calibration_recomputed_from_the_committed_runs),
+        cmocka_unit_test(test_one_run_says_so_and_measures_no_calibration),
+        cmocka_unit_test(test_bad_run_sets_refused_naming_the_entry),
+    };
+    return cmocka_run_group_tests(tests, load_all, free_all);
+}
