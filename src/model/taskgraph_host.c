@@ -11,8 +11,8 @@
 int64_t se_task_dep_count(const se_taskgeom *g, int64_t id)
 {
     int phase;
-    int64_t row, tile;
-    se_task_decode(g, id, &phase, &row, &tile);
+    int64_t grp, tile;
+    se_task_decode(g, id, &phase, &grp, &tile);
     switch (phase) {
     case SE_PHASE_A: return 0;
     case SE_PHASE_B: return g->tiles_per_row;
@@ -25,21 +25,21 @@ int64_t se_task_dep_count(const se_taskgeom *g, int64_t id)
 int64_t se_task_dep(const se_taskgeom *g, int64_t id, int64_t k)
 {
     int phase;
-    int64_t row, tile;
-    se_task_decode(g, id, &phase, &row, &tile);
+    int64_t grp, tile;
+    se_task_decode(g, id, &phase, &grp, &tile);
     switch (phase) {
-    case SE_PHASE_B: return se_task_id(g, SE_PHASE_A, row, k);
-    case SE_PHASE_C: return se_task_id(g, SE_PHASE_B, row, 0);
-    case SE_PHASE_D: return se_task_id(g, SE_PHASE_C, row, k);
-    case SE_PHASE_E: return se_task_id(g, SE_PHASE_D, row, 0);
+    case SE_PHASE_B: return se_task_id(g, SE_PHASE_A, grp, k);
+    case SE_PHASE_C: return se_task_id(g, SE_PHASE_B, grp, 0);
+    case SE_PHASE_D: return se_task_id(g, SE_PHASE_C, grp, k);
+    case SE_PHASE_E: return se_task_id(g, SE_PHASE_D, grp, 0);
     default: return -1;
     }
 }
 
 se_status se_taskgeom_check(const se_taskgeom *g, se_err *err)
 {
-    /* total = 3*R*n + 2*R with R*n <= R*C <= 2^40 (se_parse_shape's element
-     * limit), so it cannot overflow int64. */
+    /* total = 3*groups*n + 2*groups <= 3*R*n + 2*R with R*n <= R*C <= 2^40
+     * (se_parse_shape's element limit), so it cannot overflow int64. */
     if (g->total > SE_MAX_TASKS)
         return se_fail(err, SE_ERR_LIMIT,
                        "shape %" PRId64 "x%" PRId64 " with tile %" PRId64 " has %" PRId64
@@ -61,7 +61,7 @@ static uint64_t sim_next(uint64_t *s)
 typedef struct sim_state {
     const se_taskgeom *g;
     unsigned char *done; /* per task: 0 not run, 1 ran */
-    int64_t *counters;   /* 2R, as the kernel's */
+    int64_t *counters;   /* 2 groups, as the kernel's */
     int64_t *order;
     int64_t completed;
 } sim_state;
@@ -69,6 +69,10 @@ typedef struct sim_state {
 /* Runs one task: every dependency must have run, and the task not yet. */
 static se_status sim_run(sim_state *s, int64_t task, se_err *err)
 {
+    if (task < 0 || task >= s->g->total)
+        return se_fail(err, SE_ERR_VALIDATION,
+                       "task %" PRId64 " is not in the graph (%" PRId64 " tasks)", task,
+                       s->g->total);
     int64_t ndeps = se_task_dep_count(s->g, task);
     for (int64_t k = 0; k < ndeps; k++) {
         int64_t d = se_task_dep(s->g, task, k);
@@ -88,15 +92,20 @@ static se_status sim_run(sim_state *s, int64_t task, se_err *err)
 /* The schedule's constants, as the kernel computes them. */
 typedef struct sim_plan {
     unsigned n, q, units, grid;
+    se_mk_sim_variant variant;
 } sim_plan;
 
 /* The visit's tiles of one tile phase, in the kernel's order. */
 static se_status sim_tiles(sim_state *s, const sim_plan *pl, const se_mk_visit *v, int phase,
                            se_err *err)
 {
+    if (v->grp >= (unsigned)s->g->groups)
+        return se_fail(err, SE_ERR_VALIDATION,
+                       "a block visits group %u; the graph has %" PRId64 " groups", v->grp,
+                       s->g->groups);
     SE_MK_FOR_TILES(*v, m, tile, pl->q, pl->n, pl->grid) {
         (void)m;
-        se_status st = sim_run(s, se_task_id(s->g, phase, v->row, tile), err);
+        se_status st = sim_run(s, se_task_id(s->g, phase, v->grp, tile), err);
         if (st != SE_OK)
             return st;
     }
@@ -104,20 +113,20 @@ static se_status sim_tiles(sim_state *s, const sim_plan *pl, const se_mk_visit *
 }
 
 /* se_mk_arrive, after the visit's tiles of tile phase A or C: the visit
- * arrives with its tiles on the row's counter, and the arrival that brings
- * it to the threshold runs the row task and adds the one that releases the
- * row (threshold + 1). The counter, the threshold and the row task are the
- * graph's own release rule (se_task_release). A visit of the whole row
- * counts the same way here; the kernel skips the counter then, and no
- * other block waits on it. */
+ * arrives with its tiles on the group's counter, and the arrival that
+ * brings it to the threshold runs the row task and adds the one that
+ * releases the group (threshold + 1). The counter, the threshold and the
+ * row task are the graph's own release rule (se_task_release). A visit of
+ * the whole group counts the same way here; the kernel skips the counter
+ * then, and no other block waits on it. */
 static se_status sim_row_task(sim_state *s, const se_mk_visit *v, int tile_phase, se_err *err)
 {
-    se_release rel = se_task_release(s->g, se_task_id(s->g, tile_phase, v->row, 0));
+    se_release rel = se_task_release(s->g, se_task_id(s->g, tile_phase, v->grp, 0));
     int64_t *ctr = &s->counters[rel.counter];
     *ctr += v->mine;
     if (*ctr > rel.threshold)
         return se_fail(err, SE_ERR_VALIDATION,
-                       "row %u: %" PRId64 " arrivals for %" PRId64 " tiles", v->row, *ctr,
+                       "group %u: %" PRId64 " arrivals for %" PRId64 " tiles", v->grp, *ctr,
                        rel.threshold);
     if (*ctr < rel.threshold)
         return SE_OK;
@@ -133,8 +142,26 @@ typedef struct sim_block {
     int step;
 } sim_block;
 
+/* The next visit of a block from unit u: the kernel's (se_mk_visit_at),
+ * or one of the broken variants the tests check the simulation fails. */
+static se_mk_visit sim_visit(const sim_plan *pl, unsigned u)
+{
+    if (pl->variant == SE_MK_SIM_SEPARATE_VISITS && u < pl->units) {
+        se_mk_visit v = se_mk_visit_at(u, u + 1, pl->q, pl->n, pl->grid);
+        v.u_end = u + pl->grid;
+        return v;
+    }
+    return se_mk_visit_at(u, pl->units, pl->q, pl->n, pl->grid);
+}
+
 se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed, int64_t *order,
                          se_err *err)
+{
+    return se_mk_simulate_variant(g, k, blocks, seed, SE_MK_SIM_KERNEL, order, err);
+}
+
+se_status se_mk_simulate_variant(const se_taskgeom *g, int k, int blocks, uint64_t seed,
+                                 se_mk_sim_variant variant, int64_t *order, se_err *err)
 {
     if (blocks < 1)
         return se_fail(err, SE_ERR_USAGE, "simulation needs at least one block, got %d", blocks);
@@ -145,19 +172,23 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
     if (st != SE_OK)
         return st;
     sim_plan pl;
+    /* The kernel's arithmetic over groups; SE_MK_SIM_ROWS counts rows as
+     * the schedule did before packing. */
+    unsigned over = variant == SE_MK_SIM_ROWS ? (unsigned)g->rows : (unsigned)g->groups;
     pl.n = (unsigned)g->tiles_per_row;
-    pl.q = se_mk_row_units((unsigned)g->rows, pl.n, (unsigned)k, (unsigned)blocks);
-    pl.units = (unsigned)g->rows * pl.q;
+    pl.q = se_mk_row_units(over, pl.n, (unsigned)k, (unsigned)blocks);
+    pl.units = over * pl.q;
     pl.grid = (unsigned)blocks;
-    sim_state s = {g, calloc((size_t)g->total, 1), calloc((size_t)(2 * g->rows), sizeof(int64_t)),
-                   order, 0};
+    pl.variant = variant;
+    sim_state s = {g, calloc((size_t)g->total, 1),
+                   calloc((size_t)(2 * g->rows), sizeof(int64_t)), order, 0};
     sim_block *b = calloc((size_t)blocks, sizeof *b);
     if (!s.done || !s.counters || !b) {
         st = se_fail(err, SE_ERR_NOMEM, "simulation of %" PRId64 " tasks: out of memory", g->total);
         goto out;
     }
     for (int i = 0; i < blocks; i++) {
-        b[i].v = se_mk_visit_at((unsigned)i, pl.units, pl.q, pl.n, pl.grid);
+        b[i].v = sim_visit(&pl, (unsigned)i);
         b[i].step = b[i].v.u < pl.units ? S_A : S_DONE;
     }
     uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
@@ -177,7 +208,7 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
                 moved = 1;
                 break;
             case S_WAIT_B:
-                moved = v->mine >= pl.n || s.counters[v->row] == need;
+                moved = v->mine >= pl.n || s.counters[v->grp] == need;
                 break;
             case S_C:
                 st = sim_tiles(&s, &pl, v, SE_PHASE_C, err);
@@ -186,7 +217,7 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
                 moved = 1;
                 break;
             case S_WAIT_D:
-                moved = v->mine >= pl.n || s.counters[g->rows + v->row] == need;
+                moved = v->mine >= pl.n || s.counters[g->groups + v->grp] == need;
                 break;
             default: /* S_E */
                 st = sim_tiles(&s, &pl, v, SE_PHASE_E, err);
@@ -197,7 +228,7 @@ se_status se_mk_simulate(const se_taskgeom *g, int k, int blocks, uint64_t seed,
             if (st != SE_OK)
                 goto out;
             if (moved && ++cur->step > S_E) {
-                cur->v = se_mk_visit_at(v->u_end, pl.units, pl.q, pl.n, pl.grid);
+                cur->v = sim_visit(&pl, v->u_end);
                 cur->step = cur->v.u < pl.units ? S_A : S_DONE;
             }
         }

@@ -3,6 +3,7 @@
  */
 #include "run/case.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "model/taskgraph.h"
@@ -24,9 +25,9 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, tile);
     size_t elems = (size_t)(shape->rows * shape->cols);
     size_t arr = (elems + 1) * sizeof(float);
-    size_t parts = align256((size_t)g.tile_tasks * sizeof(float));
+    size_t parts = align256((size_t)g.partials * sizeof(float));
     size_t rowst = align256((size_t)shape->rows * sizeof(float));
-    size_t counters = align256((size_t)(2 * shape->rows) * sizeof(int32_t));
+    size_t counters = align256((size_t)(2 * g.groups) * sizeof(int32_t));
     size_t rb_slot = align256(SE_RB_SLOT_WORDS * SE_RB_GRID_CAP * sizeof(unsigned long long));
     size_t rb_start = align256(SE_RB_GRID_CAP * sizeof(uint64_t));
     size_t rb_row = align256(SE_RB_GRID_CAP * sizeof(int32_t));
@@ -43,6 +44,13 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
                        "shape %s: allocating %zu bytes of device memory failed: %s",
                        shape->spec, 3 * arr + ws_bytes, cudaGetErrorString(e));
     }
+    /* The tile functions read x and write y as float4 in the frame of
+     * 16-byte addresses (tile_ops.cuh); cudaMalloc aligns to 256 bytes. */
+    if (((uintptr_t)c->x | (uintptr_t)c->y) & 15) {
+        se_case_free(c);
+        return se_fail(err, SE_ERR_CUDA, "shape %s: x or y is not 16-byte aligned",
+                       shape->spec);
+    }
     char *w = c->workspace;
     se_gpu_problem *p = &c->prob;
     p->x = c->x;
@@ -53,8 +61,12 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     p->tiles_per_row = g.tiles_per_row;
     p->tile_tasks = g.tile_tasks;
     p->total_tasks = g.total;
+    p->group = g.group;
+    p->groups = g.groups;
     p->eps = eps;
-    p->vec4 = shape->cols % 4 == 0 && tile % 4 == 0;
+    unsigned seg = se_tile_seg(&g, SE_TILE_THREADS);
+    for (p->seg_log2 = 0; (1u << p->seg_log2) < seg; p->seg_log2++)
+        ;
     p->part_ss = (float *)w, w += parts;
     p->part_max = (float *)w, w += parts;
     p->part_l = (float *)w, w += parts;

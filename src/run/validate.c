@@ -51,7 +51,9 @@ int se_coop_blocks(const se_protocol *p, const se_run_config *o, const se_device
     int limit = (unsigned)s < SE_NSTRATEGIES ? d->coop_max_blocks[s] : 0;
     se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, p->tile);
     int64_t useful = g.tile_tasks;
-    int64_t row_blocks = (shape->rows + SE_TILE_THREADS / 32 - 1) / (SE_TILE_THREADS / 32);
+    /* row tasks: a warp each, a block each where packed (fusion.cu) */
+    int64_t row_blocks = g.group > 1 ? g.groups
+                                     : (g.groups + SE_TILE_THREADS / 32 - 1) / (SE_TILE_THREADS / 32);
     if (row_blocks > useful)
         useful = row_blocks;
     return useful < limit ? (int)useful : limit;

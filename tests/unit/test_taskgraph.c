@@ -29,10 +29,13 @@ typedef struct geom_case {
 } geom_case;
 
 /* Small geometries checked exhaustively: single tile, partial last tile,
- * tile of one column, exact multiple, many rows. */
+ * tile of one column, exact multiple, many rows; and packed row groups:
+ * full groups, a short last group, rows of T / 2, rows of one column up
+ * to the 256-row cap. */
 static const geom_case small_geoms[] = {
     {1, 1, 4096}, {5, 4097, 4096}, {7, 10, 3}, {3, 9, 3}, {2, 5, 1},
     {1, 100, 7}, {64, 1000, 7}, {4, 4096, 4096}, {9, 1, 1},
+    {10, 3, 8}, {7, 2, 9}, {5, 1, 4}, {6, 2048, 4096}, {600, 1, 4096}, {300, 7, 4096},
 };
 #define N_SMALL_GEOMS (sizeof small_geoms / sizeof small_geoms[0])
 
@@ -120,7 +123,7 @@ static void test_task_ids_are_dense_in_phase_order_and_decode_back(void **state)
         for (int ph = SE_PHASE_A; ph < SE_NPHASES; ph++) {
             int64_t ntiles = se_phase_is_tiled(ph) ? g.tiles_per_row : 1;
             assert_int_equal(se_phase_base(&g, ph), expect_id);
-            for (int64_t r = 0; r < g.rows; r++)
+            for (int64_t r = 0; r < g.groups; r++)
                 for (int64_t t = 0; t < ntiles; t++) {
                     int64_t id = se_task_id(&g, ph, r, t);
                     assert_int_equal(id, expect_id);
@@ -149,7 +152,7 @@ static void test_decoded_phases_never_decrease_with_id(void **state)
             se_task_decode(&g, id, &ph, &r, &t);
             assert_true(ph >= prev);
             assert_true(ph <= prev + 1);
-            assert_true(r >= 0 && r < g.rows);
+            assert_true(r >= 0 && r < g.groups);
             assert_true(t >= 0 && t < g.tiles_per_row);
             assert_int_equal(se_task_id(&g, ph, r, t), id);
             prev = ph;
@@ -176,7 +179,7 @@ static void test_dependencies_are_exactly_those_of_the_graph(void **state)
     for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
         se_taskgeom g = geom_of(&small_geoms[i]);
         int64_t n = g.tiles_per_row;
-        for (int64_t r = 0; r < g.rows; r++) {
+        for (int64_t r = 0; r < g.groups; r++) {
             for (int64_t t = 0; t < n; t++) {
                 int64_t a = se_task_id(&g, SE_PHASE_A, r, t);
                 assert_int_equal(se_task_dep_count(&g, a), 0);
@@ -199,7 +202,7 @@ static void test_dependencies_are_exactly_those_of_the_graph(void **state)
     }
 }
 
-static void test_every_dependency_is_same_row_and_previous_phase(void **state)
+static void test_every_dependency_is_same_group_and_previous_phase(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
@@ -231,15 +234,15 @@ static void test_releases_enqueue_every_non_a_task_exactly_once(void **state)
         assert_non_null(hits);
         /* A counter release fires once, when its counter reaches threshold:
          * count each counted range once per counter, plain ranges once. */
-        int64_t *fired = calloc((size_t)(2 * g.rows), sizeof *fired);
-        int64_t *counts = calloc((size_t)(2 * g.rows), sizeof *counts);
+        int64_t *fired = calloc((size_t)(2 * g.groups), sizeof *fired);
+        int64_t *counts = calloc((size_t)(2 * g.groups), sizeof *counts);
         assert_non_null(fired);
         assert_non_null(counts);
         for (int64_t id = 0; id < g.total; id++) {
             se_release rel = se_task_release(&g, id);
             int fire = 1;
             if (rel.counter >= 0) {
-                assert_true(rel.counter < 2 * g.rows);
+                assert_true(rel.counter < 2 * g.groups);
                 fire = ++counts[rel.counter] == rel.threshold;
                 fired[rel.counter] += fire;
             }
@@ -249,7 +252,7 @@ static void test_releases_enqueue_every_non_a_task_exactly_once(void **state)
                     hits[rel.first + j]++;
                 }
         }
-        for (int64_t c = 0; c < 2 * g.rows; c++) {
+        for (int64_t c = 0; c < 2 * g.groups; c++) {
             assert_int_equal(counts[c], g.tiles_per_row);
             assert_int_equal(fired[c], 1);
         }
@@ -267,7 +270,7 @@ static void test_a_and_c_release_through_row_counter_b_and_d_release_tiles(void 
     for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
         se_taskgeom g = geom_of(&small_geoms[i]);
         int64_t n = g.tiles_per_row;
-        for (int64_t r = 0; r < g.rows; r++) {
+        for (int64_t r = 0; r < g.groups; r++) {
             for (int64_t t = 0; t < n; t++) {
                 se_release a = se_task_release(&g, se_task_id(&g, SE_PHASE_A, r, t));
                 assert_int_equal(a.counter, r);
@@ -275,7 +278,7 @@ static void test_a_and_c_release_through_row_counter_b_and_d_release_tiles(void 
                 assert_int_equal(a.first, se_task_id(&g, SE_PHASE_B, r, 0));
                 assert_int_equal(a.count, 1);
                 se_release c = se_task_release(&g, se_task_id(&g, SE_PHASE_C, r, t));
-                assert_int_equal(c.counter, g.rows + r);
+                assert_int_equal(c.counter, g.groups + r);
                 assert_int_equal(c.threshold, n);
                 assert_int_equal(c.first, se_task_id(&g, SE_PHASE_D, r, 0));
                 assert_int_equal(c.count, 1);
@@ -372,7 +375,7 @@ static void test_simulation_runs_each_task_once_after_its_dependencies(void **st
                                  blocks[w], (unsigned long long)seed, err.msg);
                     check_order(&g, order);
                     unsigned n = (unsigned)g.tiles_per_row;
-                    if (se_mk_row_units((unsigned)g.rows, n, (unsigned)ks[kk], (unsigned)blocks[w]) <
+                    if (se_mk_row_units((unsigned)g.groups, n, (unsigned)ks[kk], (unsigned)blocks[w]) <
                         se_mk_units_per_row(n, (unsigned)ks[kk]))
                         wide_cases++;
                     else
@@ -420,18 +423,18 @@ static void test_schedule_cuts_rows_into_even_units_of_at_most_k_tiles(void **st
         }
     /* 1 block, rows of 7 tiles, k 2: 4 units a row, one visit of 7 tiles. */
     se_mk_visit v = se_mk_visit_at(0, 12, 4, 7, 1);
-    assert_int_equal(v.row, 0);
+    assert_int_equal(v.grp, 0);
     assert_int_equal(v.mine, 7);
     assert_int_equal(v.u_end, 4);
     v = se_mk_visit_at(v.u_end, 12, 4, 7, 1);
-    assert_int_equal(v.row, 1);
+    assert_int_equal(v.grp, 1);
     /* 3 blocks, the same rows: block 1 has units 1, 4, 7 and 10. */
     v = se_mk_visit_at(1, 12, 4, 7, 3);
-    assert_int_equal(v.row, 0);
+    assert_int_equal(v.grp, 0);
     assert_int_equal(v.mine, 2); /* unit 1: tiles 2, 3 */
     assert_int_equal(v.u_end, 4);
     v = se_mk_visit_at(v.u_end, 12, 4, 7, 3);
-    assert_int_equal(v.row, 1);
+    assert_int_equal(v.grp, 1);
     assert_int_equal(v.mine, 3); /* units 0 and 3 of row 1: tiles 0, 1 and 6 */
     assert_int_equal(v.u_end, 10);
     /* Past the last unit: none. */
@@ -468,7 +471,7 @@ static void test_simulation_with_one_block_finishes_each_row_before_the_next(voi
     check_order(&g, order);
     /* Row-major: row r's 3 n + 2 tasks, A, B, C, D, E, before row r + 1's. */
     int64_t per_row = 3 * g.tiles_per_row + 2, k = 0;
-    for (int64_t r = 0; r < g.rows; r++)
+    for (int64_t r = 0; r < g.groups; r++)
         for (int64_t j = 0; j < per_row; j++, k++) {
             int phase;
             int64_t row, tile;
@@ -489,12 +492,12 @@ static int order_shows_row_pipelining(const se_taskgeom *g, const int64_t *order
     for (int64_t k = 0; k < g->total; k++)
         pos[order[k]] = k;
     int found = 0;
-    for (int64_t r = 0; r < g->rows && !found; r++) {
+    for (int64_t r = 0; r < g->groups && !found; r++) {
         int64_t b = pos[se_task_id(g, SE_PHASE_B, r, 0)], last_e = -1;
         for (int64_t t = 0; t < g->tiles_per_row; t++)
             if (pos[se_task_id(g, SE_PHASE_E, r, t)] > last_e)
                 last_e = pos[se_task_id(g, SE_PHASE_E, r, t)];
-        for (int64_t q = 0; q < g->rows && !found; q++) {
+        for (int64_t q = 0; q < g->groups && !found; q++) {
             if (q == r)
                 continue;
             int64_t first_a = g->total, last_a = -1;
@@ -564,6 +567,165 @@ static void test_simulation_of_oversized_geometry_is_refused_before_running(void
     assert_msg_has(&err, "--tile");
 }
 
+
+/* Tasks per phase of a shape: the A, C and E tiles, the B and D groups. */
+static void assert_tasks_per_phase(int64_t rows, int64_t cols, int64_t tile, int64_t group,
+                                   int64_t tiles, int64_t row_tasks)
+{
+    se_taskgeom g = se_taskgeom_make(rows, cols, tile);
+    if (g.group != group || g.tile_tasks != tiles || g.groups != row_tasks)
+        fail_msg("%lldx%lld tile %lld: %lld rows a group, %lld tiles, %lld row tasks a phase; "
+                 "want %lld, %lld, %lld", (long long)rows, (long long)cols, (long long)tile,
+                 (long long)g.group, (long long)g.tile_tasks, (long long)g.groups,
+                 (long long)group, (long long)tiles, (long long)row_tasks);
+    for (int ph = SE_PHASE_A; ph < SE_NPHASES; ph++) {
+        int64_t end = ph + 1 < SE_NPHASES ? se_phase_base(&g, ph + 1) : g.total;
+        assert_int_equal(end - se_phase_base(&g, ph), se_phase_is_tiled(ph) ? tiles : row_tasks);
+    }
+    assert_int_equal(g.total, 3 * tiles + 2 * row_tasks);
+    assert_int_equal(g.partials, rows * g.tiles_per_row);
+}
+
+static void test_short_rows_pack_floor_t_over_c_rows_a_tile(void **state)
+{
+    (void)state;
+    /* 4096 / 37 = 110 rows a group: 909 full groups and one of 10 rows. */
+    assert_tasks_per_phase(100000, 37, 4096, 110, 910, 910);
+    assert_tasks_per_phase(65536, 64, 4096, 64, 1024, 1024);
+    assert_tasks_per_phase(1000, 1000, 4096, 4, 250, 250);
+    assert_tasks_per_phase(131072, 32, 4096, 128, 1024, 1024);
+    /* At most 256 rows a group: rows of under 16 columns. */
+    assert_tasks_per_phase(1000000, 1, 4096, 256, 3907, 3907);
+    assert_tasks_per_phase(1000, 15, 4096, 256, 4, 4);
+    assert_tasks_per_phase(1000, 16, 4096, 256, 4, 4);
+    assert_tasks_per_phase(1000, 17, 4096, 240, 5, 5);
+    se_taskgeom g = se_taskgeom_make(100000, 37, 4096);
+    assert_int_equal(se_group_row0(&g, 909), 99990);
+    assert_int_equal(se_group_rows(&g, 909), 10);
+    assert_int_equal(se_group_rows(&g, 0), 110);
+    assert_int_equal(se_tile_elems(&g, 0, 0), 4070);
+    assert_int_equal(se_tile_elems(&g, 909, 0), 370);
+}
+
+static void test_rows_of_half_a_tile_to_a_tile_are_one_tile_each(void **state)
+{
+    (void)state;
+    assert_tasks_per_phase(16, 2048, 4096, 2, 8, 8); /* C = T / 2: two a tile */
+    assert_tasks_per_phase(16, 2049, 4096, 1, 16, 16);
+    assert_tasks_per_phase(8, 4096, 4096, 1, 8, 8);
+    assert_tasks_per_phase(1000, 4000, 4096, 1, 1000, 1000);
+}
+
+static void test_long_rows_split_and_small_shapes_keep_their_graph(void **state)
+{
+    (void)state;
+    assert_tasks_per_phase(3, 4097, 4096, 1, 6, 3);
+    assert_tasks_per_phase(1, 1, 4096, 1, 1, 1);
+    assert_tasks_per_phase(1, 7, 4096, 1, 1, 1); /* one row: a group of one */
+    assert_tasks_per_phase(17, 2000001, 4096, 1, 17 * 489, 17);
+    assert_tasks_per_phase(2, 100003, 4096, 1, 50, 2);
+}
+
+static void test_version_1_graph_is_one_row_a_tile(void **state)
+{
+    (void)state;
+    /* The graph of the runs before packing: what their traces are checked
+     * against. */
+    se_taskgeom g = se_taskgeom_make_v(100000, 37, 4096, SE_TASKGRAPH_V1);
+    assert_int_equal(g.group, 1);
+    assert_int_equal(g.tile_tasks, 100000);
+    assert_int_equal(g.groups, 100000);
+    assert_int_equal(g.total, 500000);
+    g = se_taskgeom_make_v(3, 4097, 4096, SE_TASKGRAPH_V1);
+    se_taskgeom g2 = se_taskgeom_make(3, 4097, 4096);
+    assert_int_equal(g.total, g2.total);
+    assert_int_equal(g2.version, SE_TASKGRAPH_VERSION);
+}
+
+static void test_tile_threads_a_row_fit_the_group_in_one_pass(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t rows, cols;
+        unsigned seg;
+    } want[] = {
+        {100000, 37, 2}, {65536, 64, 4}, {131072, 32, 2}, {32768, 128, 8}, {16384, 256, 16},
+        {8192, 512, 32}, {1000, 1000, 64}, {16, 2048, 128}, {8, 4096, 256}, {3, 4097, 256},
+        {1, 1, 1}, {1, 7, 2}, {1000000, 1, 1}, {17, 2000001, 256},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        se_taskgeom g = se_taskgeom_make(want[i].rows, want[i].cols, 4096);
+        unsigned s = se_tile_seg(&g, 256);
+        if (s != want[i].seg)
+            fail_msg("%lldx%lld: %u threads a row, want %u", (long long)want[i].rows,
+                     (long long)want[i].cols, s, want[i].seg);
+        /* every row of a group has its segment */
+        assert_true((int64_t)s * g.group <= 256);
+    }
+}
+
+static void test_tile_slot_holds_any_tiles_float4_cover(void **state)
+{
+    (void)state;
+    for (int64_t t = 1; t < 40; t++)
+        for (int64_t first = 0; first < 4; first++) {
+            int64_t cover = 4 * ((first + t + 3) / 4);
+            assert_true(cover <= se_tile_slot_elems(t));
+            assert_int_equal(se_tile_slot_elems(t) % 4, 0);
+        }
+}
+
+/* The shapes of issue 30 and the protocol's, packed and split, on several
+ * grids and room for several tiles a block: the schedule completes. */
+static void test_simulation_completes_on_packed_and_split_shapes(void **state)
+{
+    (void)state;
+    static const geom_case shapes[] = {
+        {100000, 37, 4096}, {65536, 64, 4096}, {1000, 1000, 4096}, {3, 4097, 4096},
+        {1, 1, 4096},       {1, 7, 4096},      {8, 4096, 4096},    {2, 100003, 4096},
+        {17, 200001, 4096}, {600, 1, 4096},    {16, 2048, 4096},
+    };
+    const int blocks[] = {1, 7, 132, 792};
+    const int ks[] = {1, 2, 13};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        se_taskgeom g = geom_of(&shapes[i]);
+        int64_t *order = malloc((size_t)g.total * sizeof *order);
+        assert_non_null(order);
+        for (size_t w = 0; w < sizeof blocks / sizeof blocks[0]; w++)
+            for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; kk++) {
+                se_err err = {{0}};
+                if (se_mk_simulate(&g, ks[kk], blocks[w], 1 + w + kk, order, &err) != SE_OK)
+                    fail_msg("%lldx%lld, k %d, %d blocks: %s", (long long)g.rows,
+                             (long long)g.cols, ks[kk], blocks[w], err.msg);
+                check_order(&g, order);
+            }
+        free(order);
+    }
+}
+
+static void test_broken_schedules_fail_the_simulation(void **state)
+{
+    (void)state;
+    se_err err = {{0}};
+    /* Units of one row visited separately: one block with room for one
+     * tile owns both tiles of a row of 3x4097 and waits for itself. */
+    se_taskgeom split = se_taskgeom_make(3, 4097, 4096);
+    assert_int_equal(se_mk_simulate_variant(&split, 1, 1, 1, SE_MK_SIM_KERNEL, NULL, &err), SE_OK);
+    assert_int_equal(se_mk_simulate_variant(&split, 1, 1, 1, SE_MK_SIM_SEPARATE_VISITS, NULL, &err),
+                     SE_ERR_VALIDATION);
+    assert_msg_has(&err, "deadlock");
+    /* The schedule counted over rows, as before packing: on a packed graph
+     * it visits groups the graph does not have. */
+    se_taskgeom packed = se_taskgeom_make(1000, 1000, 4096);
+    assert_int_equal(se_mk_simulate_variant(&packed, 2, 132, 1, SE_MK_SIM_KERNEL, NULL, &err),
+                     SE_OK);
+    assert_int_equal(se_mk_simulate_variant(&packed, 2, 132, 1, SE_MK_SIM_ROWS, NULL, &err),
+                     SE_ERR_VALIDATION);
+    assert_msg_has(&err, "250 groups");
+    /* Where rows are not packed, rows are groups: the same schedule. */
+    assert_int_equal(se_mk_simulate_variant(&split, 1, 2, 1, SE_MK_SIM_ROWS, NULL, &err), SE_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,7 +738,7 @@ int main(void)
         cmocka_unit_test(test_decoded_phases_never_decrease_with_id),
         cmocka_unit_test(test_row_tasks_ignore_the_tile_argument),
         cmocka_unit_test(test_dependencies_are_exactly_those_of_the_graph),
-        cmocka_unit_test(test_every_dependency_is_same_row_and_previous_phase),
+        cmocka_unit_test(test_every_dependency_is_same_group_and_previous_phase),
         cmocka_unit_test(test_releases_enqueue_every_non_a_task_exactly_once),
         cmocka_unit_test(test_a_and_c_release_through_row_counter_b_and_d_release_tiles),
         cmocka_unit_test(test_check_refuses_too_many_tasks_naming_count_and_tile),
@@ -589,6 +751,14 @@ int main(void)
         cmocka_unit_test(test_simulation_with_one_block_does_not_pipeline),
         cmocka_unit_test(test_simulation_with_zero_blocks_or_tiles_is_refused),
         cmocka_unit_test(test_simulation_of_oversized_geometry_is_refused_before_running),
+        cmocka_unit_test(test_short_rows_pack_floor_t_over_c_rows_a_tile),
+        cmocka_unit_test(test_rows_of_half_a_tile_to_a_tile_are_one_tile_each),
+        cmocka_unit_test(test_long_rows_split_and_small_shapes_keep_their_graph),
+        cmocka_unit_test(test_version_1_graph_is_one_row_a_tile),
+        cmocka_unit_test(test_tile_threads_a_row_fit_the_group_in_one_pass),
+        cmocka_unit_test(test_tile_slot_holds_any_tiles_float4_cover),
+        cmocka_unit_test(test_simulation_completes_on_packed_and_split_shapes),
+        cmocka_unit_test(test_broken_schedules_fail_the_simulation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
