@@ -141,7 +141,7 @@ static void finish_group(se_sweep *s, se_sweep_group *g)
     se_sweep_bytes_text(lo, sizeof lo, g->lo);
     se_sweep_bytes_text(hi, sizeof hi, g->hi);
     if (g->launch_bound)
-        snprintf(g->label, sizeof g->label, "launch-bound (moves under 1 MB), %lld row%s",
+        snprintf(g->label, sizeof g->label, "launch-bound, %lld row%s",
                  (long long)g->rows, g->rows == 1 ? "" : "s");
     else if (strcmp(lo, hi) == 0)
         snprintf(g->label, sizeof g->label, "input %s", lo);

@@ -63,7 +63,7 @@ typedef struct se_sweep_group {
     size_t *members;   /* indexes into shapes, by row length then rows */
     size_t n;
     size_t n_lengths;  /* distinct row lengths */
-    char label[160];   /* "input 33.2 to 67.1 MB", "launch-bound, 1 row" */
+    char label[160];   /* "input 33.2 MB to 67.1 MB", "launch-bound, 1 row" */
 } se_sweep_group;
 
 typedef struct se_sweep {

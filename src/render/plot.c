@@ -39,6 +39,8 @@ static const struct {
      se_fig_controls},
     {"fig6_distributions", "the spread of every case's samples around its median, cumulative, "
      "per shape", se_fig_distributions},
+    {"fig7_rowlength", "fraction of the same-run copy against row length (log axis), one line per "
+     "strategy and peer, L2 warm and flushed, per group of shapes", se_fig_rowlength},
 };
 
 /* ---- driver ----------------------------------------------------------- */
