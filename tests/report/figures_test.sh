@@ -19,7 +19,7 @@ ok() { echo "ok: $*"; passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit $?; }
 
-figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions"
+figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions fig7_rowlength"
 # Each figure's pixel size as provenance.json states it (sizes follow the
 # run's shapes: fig1 and fig6 have a panel per shape, fig2 a row per case).
 declare -A size
