@@ -10,15 +10,7 @@
 set -u
 bin=$1 resum=$2 ref=$3
 here=$(cd "$(dirname "$0")" && pwd)
-if ! command -v gnuplot >/dev/null; then
-    echo "SKIP: gnuplot is not installed on this machine (scripts/deps.sh installs gnuplot-nox)"
-    exit 77
-fi
-fails=0 passes=0
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-ok() { echo "ok: $*"; passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit $?; }
+. "$here/lib.sh"
 
 run=$work/sweep/20000101T000000Z
 if python3 "$here/make_sweep_run.py" "$resum" "$ref" "$run" >"$work/map" 2>&1 &&
@@ -85,16 +77,6 @@ grep -qF 'fig7\_rowlength is not drawn: no group of shapes' "$work/figsmall/repo
     ok "small run: the report says fig7 is not drawn" || bad "small run: report.md"
 
 # Refusals.
-expect() {
-    local name=$1 want_rc=$2 want=$3; shift 4
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
-        bad "$name: exit $rc (want $want_rc), want '$want' in:"; echo "$out" | tail -4
-    else
-        ok "$name"
-    fi
-}
 expect "goals without a run" 2 "goals: usage" -- "$bin" goals
 expect "goals --format csv" 2 "is not one of text|md" -- "$bin" goals "$run" --format csv
 expect "goals with two runs" 2 "unexpected argument" -- "$bin" goals "$run" "$run"
