@@ -230,8 +230,9 @@ void se_sweep_doc_goals(se_doc *d, const se_rundata *rd, const se_sweep *s, cons
                    "time: \"of copy\" is median(copy) / median of the same shape and scope, L2 warm "
                    "(scope device) or flushed (device_cold); the PyTorch peers are timed L2 warm "
                    "only. Ours: the fastest validated strategy that is not a reference, in each "
-                   "scope. Best peer: the fastest validated PyTorch peer or cuDNN, L2 warm. MB: "
-                   "10^6 bytes moved (x read once, y written once).",
+                   "scope. Best peer: the fastest validated PyTorch peer or cuDNN, L2 warm (best "
+                   "peer / ours above 1: ours is faster). MB: 10^6 bytes moved (x read once, y "
+                   "written once).",
                 rd->run_id, rd->p.name, s->n_shapes);
     se_doc_item(d, "G1: ours >= %.2f of copy L2 warm and >= %.2f flushed, on shapes moving >= "
                    "%.0f MB: met on %zu of %zu.", SE_GOAL_G1_WARM, SE_GOAL_G1_COLD,
