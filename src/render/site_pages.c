@@ -398,9 +398,9 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
     if (drawn(s, "fig4_timelines"))
         figure(&d, "fig4_timelines", caption);
     else
-        se_doc_para(&d, "This run has no shape with a trace of each of %s (its protocol may "
-                        "take no traces), so no timelines are drawn and none is exported.",
-                    shown_names);
+        se_doc_para(&d, "This run has no shape with a trace of each timeline strategy (a "
+                        "protocol with \"traces\": false takes none), so no timelines are drawn "
+                        "and none is exported.");
     se_doc_heading(&d, 2, "Perfetto");
     se_doc_begin(&d, SE_DOC_PARA);
     se_doc_text(&d, "Open these in ");
