@@ -48,6 +48,7 @@ asan_subcommands() {
     out=$(mktemp -d) || return 1
     "$bin" verify --strict "$ref" >"$out/verify.txt" &&
         "$bin" table "$ref" >"$out/table.txt" &&
+        "$bin" goals "$ref" --format md >"$out/goals.md" &&
         "$bin" answer "$ref" "$root"/runs/repeat/*/ >"$out/answer.txt" &&
         "$bin" trace "$ref" 4096x4096.megakernel -o "$out/mk.json" >"$out/trace.txt" &&
         "$bin" figures "$ref" "$out/figures" >"$out/figures.txt" &&
@@ -66,7 +67,7 @@ asan_subcommands() {
 step "ASan+UBSan build (build-asan)" asan_build
 if [ -x build-asan/softmax-evidence ]; then
     step "CPU tests under ASan+UBSan" asan_ctest
-    step "verify, table, answer, trace, figures, site, compare, export on runs/reference under ASan+UBSan" asan_subcommands
+    step "verify, table, goals, answer, trace, figures, site, compare, export on runs/reference under ASan+UBSan" asan_subcommands
 fi
 step "libFuzzer harnesses, ${fuzz_secs} s each" scripts/fuzz.sh "$fuzz_secs"
 echo "$passed passed, $failed failed"

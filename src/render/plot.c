@@ -41,6 +41,8 @@ static const struct {
      "per shape", se_fig_distributions},
     {"fig7_answer", "the answer: each mechanism's time over stream's per shape, smallest to "
      "largest, with 95% intervals (the README's figure)", se_fig_answer},
+    {"fig8_rowlength", "fraction of the same-run copy against row length (log axis), one line per "
+     "strategy and peer, L2 warm and flushed, per group of shapes", se_fig_rowlength},
 };
 
 /* ---- driver ----------------------------------------------------------- */

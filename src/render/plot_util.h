@@ -15,7 +15,7 @@
 #include "model/se_common.h"
 #include "render/buf.h"
 
-#define SE_NFIGURES 7
+#define SE_NFIGURES 8
 
 /* How gnuplot is run, in the figures directory; the script path follows. */
 #define SE_GNUPLOT_ENV "LC_ALL=C"
@@ -53,6 +53,7 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err); /* fig_timel
 se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err);  /* fig_controls.c */
 se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err); /* fig_distributions.c */
 se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err);    /* fig_answer.c */
+se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err); /* fig_rowlength.c */
 
 /* A case's colour: its strategy's (model/strategy.h), or a control's. */
 const char *se_plot_color_of(const char *what);

@@ -4,7 +4,8 @@
  * Markdown and as HTML, so the two carry the same content. Nothing in it
  * depends on the output path or the time of writing. The sections live in
  * report.c (introduction, strategies, figures, limitations),
- * report_results.c (timing, cuDNN, peers), report_checks.c (environment,
+ * report_results.c (timing, cuDNN, peers), report_sweep.c (row lengths,
+ * goals), report_checks.c (environment,
  * validation, resources, traces, profile) and report_provenance.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -248,6 +249,7 @@ se_status se_report_build(se_rundata *rd, const se_figure figs[SE_NFIGURES], se_
     se_rep_timing(d, rd);
     se_rep_cudnn(d, rd);
     se_rep_peers(d, rd);
+    se_rep_sweep(d, rd);
     se_rep_validation(d, rd);
     se_rep_resources(d, rd);
     se_rep_traces(d, rd);

@@ -56,6 +56,8 @@ void se_rep_environment(se_doc *d, const se_rundata *rd);
 void se_rep_timing(se_doc *d, const se_rundata *rd);
 void se_rep_cudnn(se_doc *d, const se_rundata *rd);
 void se_rep_peers(se_doc *d, const se_rundata *rd);
+/* report_sweep.c */
+void se_rep_sweep(se_doc *d, const se_rundata *rd);
 /* report_checks.c */
 void se_rep_validation(se_doc *d, const se_rundata *rd);
 void se_rep_resources(se_doc *d, const se_rundata *rd);

@@ -211,10 +211,12 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
     st = se_json_load(path, SE_PROTOCOL_JSON, NULL, 0, NULL, &s.protocol, err);
     const se_shape *tl = se_timeline_shape(&s.rd);
     s.n_timelines = se_timeline_strategies(s.timelines, SE_SITE_MAX_TIMELINES);
-    if (st == SE_OK && !tl)
-        st = se_fail(err, SE_ERR_VALIDATION, "site: the run has no shape with a trace of each "
-                     "timeline strategy");
-    if (st == SE_OK) {
+    /* A run without traces (the sweep protocol's "traces": false) has no
+     * timelines and no Perfetto exports; its traces page says so. */
+    if (!tl) {
+        s.n_timelines = 0;
+        snprintf(s.timeline_shape, sizeof s.timeline_shape, "none (no traced shape)");
+    } else {
         s.tl_rows = tl->rows;
         s.tl_cols = tl->cols;
         se_shape_id(tl->rows, tl->cols, s.timeline_shape, sizeof s.timeline_shape);

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -120,6 +121,16 @@ static se_status page_finish(const se_site *s, const char *file, const char *tit
     return st;
 }
 
+/* 1 if the figures step drew `name` (a figure the run has nothing for,
+ * such as fig8 on a protocol of few row lengths, is not drawn). */
+static int drawn(const se_site *s, const char *name)
+{
+    char rel[128], path[SE_SITE_PATH_SIZE * 2];
+    snprintf(rel, sizeof rel, "figures/%s.png", name);
+    se_path_join(s->tmp, rel, path, sizeof path);
+    return access(path, F_OK) == 0;
+}
+
 static void figure(se_doc *d, const char *name, const char *caption)
 {
     char png[96], svg[96];
@@ -226,6 +237,9 @@ static se_status write_index(const se_site *s, se_err *err)
     figure(&d, "fig2_speedup", "Speedup over the stream baseline, with bootstrap 95% intervals");
     figure(&d, "fig3_bandwidth", "Achieved bandwidth as a fraction of the same-run copy bandwidth");
     figure(&d, "fig1_latency", "Device time per instance, every sample, by shape and strategy");
+    if (drawn(s, "fig8_rowlength"))
+        figure(&d, "fig8_rowlength", "Fraction of the same-run copy against row length, per group "
+                                     "of shapes, L2 warm and flushed");
     se_doc_heading(&d, 2, "Device time, L2 warm");
     headline_table(&d, s);
     se_doc_begin(&d, SE_DOC_PARA);
@@ -381,7 +395,12 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
     char caption[400];
     snprintf(caption, sizeof caption, "Timelines of %s on the same shape, by SM, coloured by phase",
              shown_names);
-    figure(&d, "fig4_timelines", caption);
+    if (drawn(s, "fig4_timelines"))
+        figure(&d, "fig4_timelines", caption);
+    else
+        se_doc_para(&d, "This run has no shape with a trace of each timeline strategy (a "
+                        "protocol with \"traces\": false takes none), so no timelines are drawn "
+                        "and none is exported.");
     se_doc_heading(&d, 2, "Perfetto");
     se_doc_begin(&d, SE_DOC_PARA);
     se_doc_text(&d, "Open these in ");

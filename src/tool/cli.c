@@ -137,6 +137,16 @@ static const cmd_doc cmd_docs[] = {
      "  --format md    the same tables in Markdown (the README's are generated with it)\n"
      "  --format csv   the timing table only, one row per (shape, strategy or peer)\n"
      "  --format json  the timing table's rows at full precision\n"},
+    {"goals", "goals RUN_DIR [--format text|md]", "verify a run, then its goals per shape (issue 30)",
+     "Verifies a run, then prints issue 30's goals per shape (docs/PERFORMANCE.md, \"The\n"
+     "sweep's goals\"): bytes moved, our fastest strategy's fraction of the same-run copy L2\n"
+     "warm and flushed (G1), against the best peer (G2), its distance to the copy on the\n"
+     "launch-bound shapes (G3), the best tiled strategy's fraction of copy (G4), each tiled\n"
+     "strategy on a row length that is not a multiple of 4 against its aligned neighbour\n"
+     "(G5), a line per goal (met on N of M), and the five-phase bound of the tiled\n"
+     "algorithm per shape from the run's own controls.\n"
+     "  --format text  plain text, tables in aligned columns (default)\n"
+     "  --format md    Markdown (docs/PERFORMANCE.md's goals block is generated with it)\n"},
     {"answer", "answer RUN_DIR [RUN_DIR...] | --set FILE [--format text|md|summary|json]",
      "the answer over several runs",
      "Verifies the runs, then states the answer: per shape and mechanism the device-time\n"
@@ -559,18 +569,19 @@ static int is_help(const char *a)
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
-static se_status parse_table(int argc, char **argv, se_cli *cli, se_err *err)
+/* CMD RUN_DIR [--format F], F among `allowed`: table, goals. */
+static se_status parse_dir_format(int argc, char **argv, se_cli *cli, se_command cmd,
+                                  const char *name, const char *allowed, const char *usage,
+                                  se_err *err)
 {
-    static const char usage[] = "table: usage: softmax-evidence table RUN_DIR "
-                                "[--format text|md|csv|json] [--set FILE]";
-    cli->cmd = SE_CMD_TABLE;
+    cli->cmd = cmd;
     for (int k = 0; k < argc; k++) {
         const char *v = opt_value(argc, argv, &k, "--format");
         if (v) {
-            se_status st = parse_format("table", v, "text|md|csv|json", &cli->dirs.format, err);
+            se_status st = parse_format(name, v, allowed, &cli->dirs.format, err);
             if (st != SE_OK)
                 return st;
-        } else if ((v = opt_value(argc, argv, &k, "--set"))) {
+        } else if (cmd == SE_CMD_TABLE && (v = opt_value(argc, argv, &k, "--set"))) {
             if (!v[0])
                 return se_fail(err, SE_ERR_USAGE, "%s (--set needs a run set file)", usage);
             cli->dirs.set = v;
@@ -794,7 +805,13 @@ static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
                           "site: usage: softmax-evidence site RUN_DIR OUT_DIR [--quiet] [--set FILE]", cli, err);
     if (strcmp(cmd, "table") == 0)
-        return parse_table(argc - 2, argv + 2, cli, err);
+        return parse_dir_format(argc - 2, argv + 2, cli, SE_CMD_TABLE, "table", "text|md|csv|json",
+                                "table: usage: softmax-evidence table RUN_DIR "
+                                "[--format text|md|csv|json] [--set FILE]", err);
+    if (strcmp(cmd, "goals") == 0)
+        return parse_dir_format(argc - 2, argv + 2, cli, SE_CMD_GOALS, "goals", "text|md",
+                                "goals: usage: softmax-evidence goals RUN_DIR [--format text|md]",
+                                err);
     if (strcmp(cmd, "compare") == 0)
         return parse_compare(argc - 2, argv + 2, cli, err);
     if (strcmp(cmd, "export") == 0)

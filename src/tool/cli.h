@@ -47,7 +47,8 @@ typedef enum se_command {
     SE_CMD_ARCHIVE,     /* tool/archive_cmd.h */
     SE_CMD_ARCHIVE_HELP,
     SE_CMD_COMPARE,
-    SE_CMD_EXPORT
+    SE_CMD_EXPORT,
+    SE_CMD_GOALS
 } se_command;
 
 /* Bits of se_run_opts.given: which workload options the command line set
@@ -97,13 +98,13 @@ typedef struct se_trace_opts {
     const char *output;  /* -o FILE.json */
 } se_trace_opts;
 
-/* figures RUN_DIR OUT_DIR; table RUN_DIR; profile RUN_DIR; profile-target RUN_DIR;
+/* figures RUN_DIR OUT_DIR; table RUN_DIR; goals RUN_DIR; profile RUN_DIR; profile-target RUN_DIR;
  * site RUN_DIR OUT_DIR. */
 typedef struct se_dir_opts {
     const char *dir;
     const char *out_dir;
     int reparse;   /* profile --reparse */
-    int format;    /* table --format: se_format (render/format.h) */
+    int format;    /* table and goals --format: se_format (render/format.h) */
     int quiet;     /* --quiet, or stderr is not a terminal: no progress */
     const char *set; /* table, site, figures --set FILE: the answer over a run set */
 } se_dir_opts;

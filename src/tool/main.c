@@ -27,6 +27,7 @@
 #include "render/table.h"
 #include "run/profile.h"
 #include "render/site.h"
+#include "render/sweep_doc.h"
 #include "model/protocol.h"
 #include "run/runner.h"
 #include "run/validate.h"
@@ -222,6 +223,9 @@ int main(int argc, char **argv)
     case SE_CMD_TABLE:
         se_answer_set_runs(cli.dirs.set);
         st = se_table_main(cli.dirs.dir, (se_format)cli.dirs.format, stdout, &err);
+        break;
+    case SE_CMD_GOALS:
+        st = se_goals_main(cli.dirs.dir, cli.dirs.format == SE_FORMAT_MD, stdout, &err);
         break;
     case SE_CMD_COMPARE: {
         se_compare_opts o = {cli.compare.scope, cli.compare.fail_if_slower, cli.compare.a_set,

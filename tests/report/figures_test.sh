@@ -7,34 +7,12 @@
 # that leave OUT_DIR untouched. No GPU needed; gnuplot is.
 set -u
 bin=$1 ref=$2
-# scripts/deps.sh installs gnuplot (so CI has it); a machine it cannot
-# install on (the H200 has no package mirror) skips, saying so.
-if ! command -v gnuplot >/dev/null; then
-    echo "SKIP: gnuplot is not installed on this machine (scripts/deps.sh installs gnuplot-nox)"
-    exit 77
-fi
-fails=0 passes=0
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-ok() { echo "ok: $*"; passes=$((passes + 1)); }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-finish() { echo "$passes passed, $fails failed"; [ "$fails" -eq 0 ]; exit $?; }
+. "$(dirname "$0")/lib.sh"
 
-figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions fig7_answer"
+figs="fig1_latency fig2_speedup fig3_bandwidth fig4_timelines fig5_controls fig6_distributions fig7_answer fig8_rowlength"
 # Each figure's pixel size as provenance.json states it (sizes follow the
 # run's shapes: fig1 and fig6 have a panel per shape, fig2 a row per case).
 declare -A size
-
-# expect NAME WANT_RC SUBSTRING -- ARGS...: runs the binary, checks exit code and message.
-expect() {
-    local name=$1 want_rc=$2 want=$3; shift 4
-    local out rc
-    out=$("$@" 2>&1); rc=$?
-    if [ "$rc" -ne "$want_rc" ] || ! grep -qF -- "$want" <<<"$out"; then
-        bad "$name: exit $rc (want $want_rc), want '$want' in:"; echo "$out" | tail -8
-    else
-        ok "$name"
-    fi
-}
 
 # Width and height from a PNG's IHDR chunk, after checking the signature.
 png_size() {
