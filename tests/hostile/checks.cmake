@@ -1,0 +1,13 @@
+# hostile: regression tests of issue 34's checking half (tests/hostile/,
+# docs/VALIDATION.md): each fails on 9ae71be and passes with its fix.
+set(SE_HOSTILE ${CMAKE_CURRENT_SOURCE_DIR}/hostile)
+set(SE_BIN $<TARGET_FILE:softmax-evidence>)
+add_test(NAME "hostile:merge_run_dir_must_be_the_tasks_own_folder"
+         COMMAND python3 ${SE_HOSTILE}/merge_judge.py ${SE_BIN} ${CMAKE_SOURCE_DIR}
+                 ${CMAKE_SOURCE_DIR}/runs/reference)
+add_test(NAME "hostile:merge_bad_task_json_said_without_traceback_or_block"
+         COMMAND python3 ${SE_HOSTILE}/merge_input.py ${SE_BIN} ${CMAKE_SOURCE_DIR}
+                 ${CMAKE_SOURCE_DIR}/runs/reference)
+set_tests_properties("hostile:merge_run_dir_must_be_the_tasks_own_folder"
+                     "hostile:merge_bad_task_json_said_without_traceback_or_block"
+                     PROPERTIES LABELS cpu TIMEOUT 300)
