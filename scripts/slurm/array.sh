@@ -111,9 +111,28 @@ if [ -n "$stand_in" ]; then
     [ -d "$stand_run" ] || die "--test-stand-in: $stand_run is not a folder"
 fi
 case $runs_root in /*) ;; *) runs_root=$PWD/$runs_root ;; esac
-case $runs_root$bin$PWD in
-    *[[:space:]]*) die "--runs-root, --bin and the current folder: paths with spaces cannot go into #SBATCH lines" ;;
-esac
+
+# Every value that reaches sbatch or the batch scripts, checked before
+# anything is written: #SBATCH lines take no quoting, sbatch expands % in
+# --output, and a newline would start a shell line of the batch script.
+# shown VALUE: VALUE with its special characters visible (printf %q).
+shown() { printf '%q' "$1"; }
+# plain WHAT VALUE: VALUE must hold only letters, digits and . _ , : / + = @ ~ -
+plain() {
+    local n
+    n=$(printf '%s' "$2" | LC_ALL=C tr -d 'A-Za-z0-9._,:/+=@~-' | wc -c)
+    [ "$n" -eq 0 ] || die "$1: $(shown "$2") holds a character that cannot go into sbatch or its batch script (quotes, %, spaces, newlines and other shell characters): use only letters, digits and . _ , : / + = @ ~ -"
+}
+[ -z "$partition" ] || plain --partition "$partition"
+[ -z "$time_limit" ] || plain --time "$time_limit"
+plain --runs-root "$runs_root"
+plain --bin "$bin"
+plain "the current folder (#SBATCH --chdir)" "$PWD"
+[ -z "$stand_in" ] || plain --test-stand-in "$stand_run"
+for a in "${run_args[@]+"${run_args[@]}"}"; do
+    n=$(printf '%s' "$a" | LC_ALL=C tr -cd "\000-\037\177'\"\`%\$\\\\" | wc -c)
+    [ "$n" -eq 0 ] || die "run argument $(shown "$a"): quotes, %, \$, backslashes and control characters (a newline) cannot go into the batch script"
+done
 
 # One fleet folder per submission, named by its UTC time.
 base=$runs_root/fleet-$(date -u +%Y%m%dT%H%M%SZ)

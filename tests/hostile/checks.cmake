@@ -11,3 +11,7 @@ add_test(NAME "hostile:merge_bad_task_json_said_without_traceback_or_block"
 set_tests_properties("hostile:merge_run_dir_must_be_the_tasks_own_folder"
                      "hostile:merge_bad_task_json_said_without_traceback_or_block"
                      PROPERTIES LABELS cpu TIMEOUT 300)
+add_test(NAME "hostile:array_sh_refuses_quotes_percent_newlines"
+         COMMAND ${SE_HOSTILE}/array_args.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties("hostile:array_sh_refuses_quotes_percent_newlines" PROPERTIES LABELS cpu
+                     TIMEOUT 120)
