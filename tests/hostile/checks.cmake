@@ -15,3 +15,8 @@ add_test(NAME "hostile:array_sh_refuses_quotes_percent_newlines"
          COMMAND ${SE_HOSTILE}/array_args.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties("hostile:array_sh_refuses_quotes_percent_newlines" PROPERTIES LABELS cpu
                      TIMEOUT 120)
+add_test(NAME "hostile:samples_impossible_times_refused_by_verify"
+         COMMAND ${SE_HOSTILE}/samples_times.sh ${SE_BIN} $<TARGET_FILE:resummarize_run>
+                 ${CMAKE_SOURCE_DIR})
+set_tests_properties("hostile:samples_impossible_times_refused_by_verify" PROPERTIES LABELS cpu
+                     TIMEOUT 300)
