@@ -20,3 +20,7 @@ add_test(NAME "hostile:samples_impossible_times_refused_by_verify"
                  ${CMAKE_SOURCE_DIR})
 set_tests_properties("hostile:samples_impossible_times_refused_by_verify" PROPERTIES LABELS cpu
                      TIMEOUT 300)
+add_test(NAME "hostile:json_parse_memory_bounded_near_file_size"
+         COMMAND python3 ${SE_HOSTILE}/json_memory.py ${SE_BIN} ${CMAKE_SOURCE_DIR}/runs/reference)
+set_tests_properties("hostile:json_parse_memory_bounded_near_file_size" PROPERTIES LABELS cpu
+                     TIMEOUT 300)
