@@ -138,9 +138,12 @@ static int path_ok(const char *p)
 }
 
 /* Reads the current entry's data (size bytes) through a SHA-256, into keep
- * (size bytes) when keep is not NULL. */
+ * (size bytes) when keep is not NULL, and into the re-check rc when rc is
+ * not NULL (an output streamed against its input; a failure there is a
+ * problem of the re-check, reported at its end, and stops feeding it). */
 static se_status read_entry(struct archive *a, const char *name, uint64_t size, unsigned char *keep,
-                            char hex[65], se_err *err)
+                            verify_recheck *rc, se_status *rc_st, se_err *rc_err, char hex[65],
+                            se_err *err)
 {
     enum { BLOCK = 1 << 16 };
     static unsigned char block[BLOCK];
@@ -163,6 +166,8 @@ static se_status read_entry(struct archive *a, const char *name, uint64_t size, 
         }
         if (keep)
             memcpy(keep + got, block, (size_t)n);
+        if (rc && *rc_st == SE_OK)
+            *rc_st = verify_recheck_feed(rc, block, (size_t)n, rc_err);
         se_sha256_update(s, block, (size_t)n);
         got += (uint64_t)n;
     }
@@ -265,6 +270,9 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     const se_shape *x_shape = NULL;
     char x_rel[SE_CASE_ID_SIZE + 16] = "";
     char x_hex[65] = "";             /* its SHA-256, as read_entry computed it */
+    const se_shape *x_refused = NULL; /* the shape whose input was too large to keep */
+    struct stat asb;
+    uint64_t archive_bytes = stat(path, &asb) == 0 ? (uint64_t)asb.st_size : 0;
     for (;;) {
         struct archive_entry *e;
         int r = archive_read_next_header(a, &e);
@@ -353,17 +361,50 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             scan_problem(rep, out, "archive: entry %s: %s", rel, sz);
             kind = 0;
         }
+        /* An input is kept in memory for its outputs, which are streamed
+         * against it: only where its bytes could have come from an archive
+         * of this size (saved inputs are random floats, which gzip cannot
+         * shrink to half), so that a small archive that inflates to
+         * gigabytes (a gzip bomb) cannot take their memory. */
+        if (kind == 1 && size > SE_ARCHIVE_KEEP_FREE + 2 * archive_bytes) {
+            char sz[96];
+            snprintf(sz, sizeof sz, "%" PRIu64 " bytes inflated from an archive of %" PRIu64, size,
+                     archive_bytes);
+            scan_problem(rep, out, "archive: entry %s: %s, more than saved random inputs can "
+                         "compress to (a gzip bomb?): hashed, its shape's outputs not recomputed",
+                         rel, sz);
+            kind = 0;
+            free(x);
+            x = NULL;
+            x_shape = NULL;
+            x_refused = sh;
+        }
         unsigned char *keep = NULL;
-        if (kind && !(keep = malloc(size ? size : 1))) {
+        if (kind == 1 && !(keep = malloc(size ? size : 1))) {
             st = se_fail(err, SE_ERR_NOMEM, "archive: entry %s: out of memory", rel);
             break;
         }
+        /* An output: streamed against its shape's input, read before it. */
+        const char *file = NULL;
+        const json_t *c = kind == 2 ? record_of(v, id, &file) : NULL;
+        verify_recheck *rc = NULL;
+        se_status rc_st = SE_OK;
+        se_err rc_err = {{0}};
+        if (kind == 2 && c && x_shape == sh) {
+            char key[100];
+            snprintf(key, sizeof key, "archive|%s", x_hex);
+            if (!(rc = verify_recheck_begin(v, &v->rd.p, sh, x, -1, key, 0, 0))) {
+                st = se_fail(err, SE_ERR_NOMEM, "archive: entry %s: out of memory", rel);
+                break;
+            }
+        }
         char hex[65];
-        st = read_entry(a, rel, size, keep, hex, err);
+        st = read_entry(a, rel, size, keep, rc, &rc_st, &rc_err, hex, err);
         if (st != SE_OK) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
             free(keep);
+            verify_recheck_free(rc);
             st = se_fail(err, st, "%s: %s (truncated or corrupt)", path, why);
             break;
         }
@@ -371,6 +412,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
         if (expect && strcmp(hex, expect) != 0) {
             scan_problem(rep, out, "archive: entry %s: SHA-256 %s is not the manifest's", rel, hex);
             free(keep);
+            verify_recheck_free(rc);
             continue;
         }
         if (expect)
@@ -385,28 +427,29 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             snprintf(x_hex, sizeof x_hex, "%s", hex);
             continue;
         }
-        if (kind == 2) {
-            const char *file = NULL;
-            const json_t *c = record_of(v, id, &file);
-            if (!c) {
-                scan_problem(rep, out, "archive: entry %s: no record of %s in validation.json or "
-                             "peers.json", rel, id);
-            } else if (x_shape != sh) {
-                if (out_of_order++ == 0)
-                    snprintf(first_out_of_order, sizeof first_out_of_order, "%s", rel);
+        if (kind == 2 && !c) {
+            scan_problem(rep, out, "archive: entry %s: no record of %s in validation.json or "
+                         "peers.json", rel, id);
+        } else if (kind == 2 && !rc) {
+            if (sh != x_refused && out_of_order++ == 0)
+                snprintf(first_out_of_order, sizeof first_out_of_order, "%s", rel);
+        } else if (kind == 2) {
+            char where[300];
+            snprintf(where, sizeof where, "%s: %s (from the archive)", file, id);
+            size_t before = v->problems;
+            if (rc_st != SE_OK) {
+                verify_problem(v, "%s: cannot re-check from the saved arrays: %s", where,
+                               rc_err.msg);
+                verify_recheck_free(rc);
             } else {
-                char where[300];
-                snprintf(where, sizeof where, "%s: %s (from the archive)", file, id);
-                size_t before = v->problems;
-                verify_recheck_buffers(v, &v->rd.p, sh, c, where, x, (const float *)keep, x_rel,
-                                       rel, x_hex, hex);
-                rep->problems += v->problems - before;
-                v->problems = before;
-                if (strcmp(file, SE_VALIDATION_JSON) == 0)
-                    rep->arrays_validation++;
-                else
-                    rep->arrays_peers++;
+                verify_recheck_end(rc, c, where, x_rel, rel, x_hex, hex);
             }
+            rep->problems += v->problems - before;
+            v->problems = before;
+            if (strcmp(file, SE_VALIDATION_JSON) == 0)
+                rep->arrays_validation++;
+            else
+                rep->arrays_peers++;
         }
         free(keep);
     }

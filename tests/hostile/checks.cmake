@@ -24,3 +24,13 @@ add_test(NAME "hostile:json_parse_memory_bounded_near_file_size"
          COMMAND python3 ${SE_HOSTILE}/json_memory.py ${SE_BIN} ${CMAKE_SOURCE_DIR}/runs/reference)
 set_tests_properties("hostile:json_parse_memory_bounded_near_file_size" PROPERTIES LABELS cpu
                      TIMEOUT 300)
+add_test(NAME "hostile:remote_only_manifest_line_checked"
+         COMMAND ${SE_HOSTILE}/remote_line.sh ${SE_BIN} ${CMAKE_SOURCE_DIR}/runs/reference
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/complete-run/20261201T004007Z)
+set_tests_properties("hostile:remote_only_manifest_line_checked"
+                     PROPERTIES LABELS cpu TIMEOUT 300)
+add_test(NAME "hostile:saved_array_recheck_memory_bounded_sparse_and_gzip_bomb"
+         COMMAND python3 ${SE_HOSTILE}/array_memory.py ${SE_BIN}
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/complete-run/20261201T004007Z)
+set_tests_properties("hostile:saved_array_recheck_memory_bounded_sparse_and_gzip_bomb"
+                     PROPERTIES LABELS cpu TIMEOUT 300 SKIP_RETURN_CODE 77)
