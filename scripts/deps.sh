@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # deps.sh - installs, through apt-get, the Debian/Ubuntu packages the build
 # and the tests need (Slurm and munge for tests/slurm, clang for the
-# fuzzers of scripts/fuzz.sh, Google Benchmark's compare.py and python3-venv for
+# fuzzers of scripts/fuzz.sh, Python hypothesis for the merge.py fuzz test,
+# zlib for verify --archive, Google Benchmark's compare.py and python3-venv for
 # tests/cli/export_test.sh), and checks for the CUDA toolkit and cuDNN,
 # which come with the CUDA installation. Installs only what is missing.
 set -euo pipefail
 
-packages=(cmake ninja-build pkg-config gcc clang libc6-dev libssl-dev libcmocka-dev libjansson-dev libarchive-dev
+packages=(cmake ninja-build pkg-config gcc clang libc6-dev libssl-dev libcmocka-dev libjansson-dev libarchive-dev zlib1g-dev
           gnuplot-nox chromium fonts-dejavu-core libbenchmark-tools python3-venv
-          slurmctld slurmd slurm-client munge)
+          slurmctld slurmd slurm-client munge python3-hypothesis)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "bundle/archive_internal.h"
+#include "bundle/fsutil.h"
 #include "bundle/manifest.h"
 #include "bundle/manifest_internal.h"
 #include "bundle/paths.h"
@@ -25,6 +26,8 @@
 #ifdef SE_HAVE_LIBARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
+#include <unistd.h>
+#include <zlib.h>
 #endif
 
 /* ---- the manifest as a table ------------------------------------------- */
@@ -183,6 +186,110 @@ static se_status read_entry(struct archive *a, const char *name, uint64_t size, 
     return st;
 }
 
+/* ---- the gzip stream, inflated here ----------------------------------- */
+
+/* The archive's bytes as libarchive's tar reader gets them: inflated here
+ * (zlib, one gzip member), so that the stream is read to its end: the
+ * member's CRC and length checked, and nothing after it. */
+typedef struct gz_source {
+    int fd;
+    z_stream z;
+    int z_ready, member_end, file_end;
+    uint64_t delivered;         /* inflated bytes given to libarchive */
+    size_t last_len;            /* of the last block given */
+    unsigned char in[1 << 16], out[1 << 16];
+    char why[200];              /* why the stream failed, "" if it did not */
+} gz_source;
+
+/* The next inflated block into src->out; 0 at the member's end, -1 on an
+ * error (src->why). */
+static la_ssize_t gz_inflate(gz_source *src)
+{
+    if (src->member_end)
+        return 0;
+    src->z.next_out = src->out;
+    src->z.avail_out = sizeof src->out;
+    while (src->z.avail_out == sizeof src->out) {
+        if (src->z.avail_in == 0 && !src->file_end) {
+            ssize_t n = read(src->fd, src->in, sizeof src->in);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                snprintf(src->why, sizeof src->why, "cannot be read: %s", strerror(errno));
+                return -1;
+            }
+            src->file_end = n == 0;
+            src->z.next_in = src->in;
+            src->z.avail_in = (uInt)n;
+        }
+        int r = inflate(&src->z, Z_NO_FLUSH);
+        if (r == Z_STREAM_END) {
+            src->member_end = 1;
+            break;
+        }
+        if (r == Z_BUF_ERROR && src->file_end && src->z.avail_in == 0) {
+            snprintf(src->why, sizeof src->why, "the gzip stream ends early (truncated)");
+            return -1;
+        }
+        if (r != Z_OK && r != Z_BUF_ERROR) {
+            snprintf(src->why, sizeof src->why, "the gzip stream is corrupt (zlib: %s)",
+                     src->z.msg ? src->z.msg : "error");
+            return -1;
+        }
+    }
+    size_t n = sizeof src->out - src->z.avail_out;
+    src->delivered += n;
+    src->last_len = n;
+    return (la_ssize_t)n;
+}
+
+static la_ssize_t gz_read(struct archive *a, void *ctx, const void **buf)
+{
+    gz_source *src = ctx;
+    la_ssize_t n = gz_inflate(src);
+    if (n < 0)
+        archive_set_error(a, EIO, "%s", src->why);
+    *buf = src->out;
+    return n;
+}
+
+/* After the tar reader's end: the rest of the inflated stream must be the
+ * zeros that pad the end-of-archive blocks, the member must end with its
+ * CRC and length right, and no byte may follow it (a second member, or
+ * anything else). consumed: the bytes the tar reader took. "" when so,
+ * else why not into why. */
+static void gz_finish(gz_source *src, uint64_t consumed, char *why, size_t size)
+{
+    why[0] = '\0';
+    uint64_t tail = src->delivered > consumed ? src->delivered - consumed : 0;
+    const unsigned char *p = src->out + (tail < src->last_len ? src->last_len - tail : 0);
+    for (; p < src->out + src->last_len; p++)
+        if (*p) {
+            snprintf(why, size, "data after the tar end-of-archive blocks (a second tar stream?)");
+            return;
+        }
+    for (;;) {
+        la_ssize_t n = gz_inflate(src);
+        if (n < 0) {
+            snprintf(why, size, "%s", src->why);
+            return;
+        }
+        if (n == 0)
+            break;
+        for (la_ssize_t i = 0; i < n; i++)
+            if (src->out[i]) {
+                snprintf(why, size, "data after the tar end-of-archive blocks (a second tar "
+                         "stream?)");
+                return;
+            }
+    }
+    unsigned char probe;
+    ssize_t more = src->z.avail_in ? 1 : read(src->fd, &probe, 1);
+    if (more != 0)
+        snprintf(why, size, "bytes after the end of the gzip stream (a second gzip member, or "
+                 "trailing data)");
+}
+
 /* The protocol shape of rows x cols, or NULL. */
 static const se_shape *shape_of(const se_protocol *p, int64_t rows, int64_t cols)
 {
@@ -254,12 +361,31 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     struct archive *a = archive_read_new();
     if (!a)
         return se_fail(err, SE_ERR_NOMEM, "out of memory for libarchive");
-    archive_read_support_filter_gzip(a);
     archive_read_support_format_tar(a);
     se_status st = SE_OK;
-    if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+    gz_source *src = calloc(1, sizeof *src);
+    if (!src) {
+        archive_read_free(a);
+        return se_fail(err, SE_ERR_NOMEM, "out of memory for libarchive");
+    }
+    if ((st = se_open_regular(path, path, 0, &src->fd, NULL, err)) != SE_OK) {
+        free(src);
+        archive_read_free(a);
+        return st;
+    }
+    if (inflateInit2(&src->z, 16 + MAX_WBITS) != Z_OK) {
+        close(src->fd);
+        free(src);
+        archive_read_free(a);
+        return se_fail(err, SE_ERR_NOMEM, "out of memory for zlib");
+    }
+    src->z_ready = 1;
+    if (archive_read_open(a, src, NULL, gz_read, NULL) != ARCHIVE_OK) {
         st = se_fail(err, SE_ERR_IO, "%s: %s", path, archive_error_string(a));
         archive_read_free(a);
+        inflateEnd(&src->z);
+        close(src->fd);
+        free(src);
         return st;
     }
     size_t prefix = strlen(run_id);
@@ -454,7 +580,16 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
         free(keep);
     }
     free(x);
+    if (st == SE_OK) {
+        char why[300];
+        gz_finish(src, (uint64_t)archive_filter_bytes(a, 0), why, sizeof why);
+        if (why[0])
+            scan_problem(rep, out, "archive: %s%s: not what `archive` writes, refused", why, "");
+    }
     archive_read_free(a);
+    inflateEnd(&src->z);
+    close(src->fd);
+    free(src);
     if (st != SE_OK)
         return st;
     if (out_of_order) {

@@ -34,3 +34,8 @@ add_test(NAME "hostile:saved_array_recheck_memory_bounded_sparse_and_gzip_bomb"
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/complete-run/20261201T004007Z)
 set_tests_properties("hostile:saved_array_recheck_memory_bounded_sparse_and_gzip_bomb"
                      PROPERTIES LABELS cpu TIMEOUT 300 SKIP_RETURN_CODE 77)
+add_test(NAME "hostile:verify_archive_reads_gzip_to_its_end"
+         COMMAND python3 ${SE_HOSTILE}/archive_end.py ${SE_BIN}
+                 ${CMAKE_CURRENT_SOURCE_DIR}/data/complete-run/20261201T004007Z)
+set_tests_properties("hostile:verify_archive_reads_gzip_to_its_end" PROPERTIES LABELS cpu
+                     TIMEOUT 300 SKIP_RETURN_CODE 77)
