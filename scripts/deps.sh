@@ -13,7 +13,8 @@
 #
 # deps.sh test (scripts/test.sh): the above and the tests' own packages
 # through apt-get (Debian/Ubuntu, root or sudo): cmocka, libarchive, Slurm and
-# munge for tests/slurm, clang for the fuzzers of scripts/fuzz.sh, Google
+# munge for tests/slurm, clang for the fuzzers of scripts/fuzz.sh, Python
+# hypothesis for the merge.py fuzz test, zlib for verify --archive, Google
 # Benchmark's compare.py and python3-venv for tests/cli/export_test.sh,
 # Chromium and python3-markdown for the site and README screenshot tests.
 set -euo pipefail
@@ -98,7 +99,7 @@ fi
 [ "$mode" = run ] && exit 0
 
 # The tests' own packages (Debian/Ubuntu), besides the run's above.
-packages=(libcmocka-dev libarchive-dev clang chromium fonts-dejavu-core libbenchmark-tools python3-venv
+packages=(libcmocka-dev libarchive-dev zlib1g-dev python3-hypothesis clang chromium fonts-dejavu-core libbenchmark-tools python3-venv
           python3-markdown slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do

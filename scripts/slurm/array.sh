@@ -41,6 +41,8 @@ die() {
     echo "array.sh: $*" >&2
     exit 2
 }
+# shown VALUE: VALUE with its special characters visible (printf %q), for messages.
+shown() { printf '%q' "$1"; }
 
 tasks="" runs_root=runs/slurm partition="" time_limit="" bin=$repo/build/softmax-evidence
 dry_run=0 stand_in=""
@@ -76,23 +78,40 @@ while [ $# -gt 0 ]; do
             run_args=("$@")
             break
             ;;
-        *) die "unknown option '$1' (see --help)" ;;
+        *) die "unknown option $(shown "$1") (see --help)" ;;
     esac
     shift
 done
 
 case $tasks in
     "") die "-N/--tasks: required (how many GPUs)" ;;
-    *[!0-9]* | 0*) die "-N/--tasks: expected a whole number from 1 to 1000, got '$tasks'" ;;
+    *[!0-9]* | 0*) die "-N/--tasks: expected a whole number from 1 to 1000, got $(shown "$tasks")" ;;
 esac
-[ "$tasks" -le 1000 ] || die "-N/--tasks: expected a whole number from 1 to 1000, got '$tasks'"
+[ "$tasks" -le 1000 ] || die "-N/--tasks: expected a whole number from 1 to 1000, got $(shown "$tasks")"
 for a in "${run_args[@]+"${run_args[@]}"}"; do
     case $a in
-        --runs-dir | --runs-dir=*) die "run argument $a: each task's runs folder is set by array.sh" ;;
+        --runs-dir | --runs-dir=*) die "run argument $(shown "$a"): each task's runs folder is set by array.sh" ;;
         --validate-only) die "run argument $a: it writes no run directory, so there is nothing to merge" ;;
     esac
 done
+# Every value that reaches sbatch or the batch scripts, checked before
+# anything is written: #SBATCH lines take no quoting, sbatch expands % in
+# --output, and a newline would start a shell line of the batch script.
+# plain WHAT VALUE: VALUE must hold only letters, digits and . _ , : / + = @ ~ -
+plain() {
+    local n
+    n=$(printf '%s' "$2" | LC_ALL=C tr -d 'A-Za-z0-9._,:/+=@~-' | wc -c)
+    [ "$n" -eq 0 ] || die "$1: $(shown "$2") holds a character that cannot go into sbatch or its batch script (quotes, %, spaces, newlines and other shell characters): use only letters, digits and . _ , : / + = @ ~ -"
+}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+[ -z "$partition" ] || plain --partition "$partition"
+[ -z "$time_limit" ] || plain --time "$time_limit"
+plain --bin "$bin"
+plain "the current folder (#SBATCH --chdir)" "$PWD"
+for a in "${run_args[@]+"${run_args[@]}"}"; do
+    n=$(printf '%s' "$a" | LC_ALL=C tr -cd "\000-\037\177'\"\`%\$\\\\" | wc -c)
+    [ "$n" -eq 0 ] || die "run argument $(shown "$a"): quotes, %, \$, backslashes and control characters (a newline) cannot go into the batch script"
+done
 if [ ! -x "$bin" ]; then
     if [ "$dry_run" -eq 1 ]; then
         echo "array.sh: warning: --bin: $bin is not an executable file (yet)" >&2
@@ -104,16 +123,15 @@ stand_tasks="" stand_run=""
 if [ -n "$stand_in" ]; then
     stand_tasks=${stand_in%%:*} stand_run=${stand_in#*:}
     case $stand_tasks in
-        "" | *[!0-9,]*) die "--test-stand-in: expected TASKS:RUN_DIR with TASKS like 0 or 0,2, got '$stand_in'" ;;
+        "" | *[!0-9,]*) die "--test-stand-in: expected TASKS:RUN_DIR with TASKS like 0 or 0,2, got $(shown "$stand_in")" ;;
     esac
-    [ "$stand_tasks" != "$stand_in" ] || die "--test-stand-in: expected TASKS:RUN_DIR, got '$stand_in'"
+    [ "$stand_tasks" != "$stand_in" ] || die "--test-stand-in: expected TASKS:RUN_DIR, got $(shown "$stand_in")"
     case $stand_run in /*) ;; *) stand_run=$PWD/$stand_run ;; esac
+    plain --test-stand-in "$stand_run"
     [ -d "$stand_run" ] || die "--test-stand-in: $stand_run is not a folder"
 fi
 case $runs_root in /*) ;; *) runs_root=$PWD/$runs_root ;; esac
-case $runs_root$bin$PWD in
-    *[[:space:]]*) die "--runs-root, --bin and the current folder: paths with spaces cannot go into #SBATCH lines" ;;
-esac
+plain --runs-root "$runs_root"
 
 # One fleet folder per submission, named by its UTC time.
 base=$runs_root/fleet-$(date -u +%Y%m%dT%H%M%SZ)

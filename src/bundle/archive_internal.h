@@ -18,6 +18,12 @@
  * shape's bytes (up to SE_ARRAY_MAX_BYTES). */
 #define SE_ARCHIVE_ENTRY_MAX ((uint64_t)256 << 20)
 
+/* verify --archive keeps a saved input in memory for its outputs only when
+ * it is at most this (64 MiB) plus twice the archive's bytes: saved inputs
+ * are random floats (gzip shrinks them by about 7 %), so a larger one
+ * inflated from a small archive is a gzip bomb, hashed and not kept. */
+#define SE_ARCHIVE_KEEP_FREE ((uint64_t)64 << 20)
+
 typedef struct manifest_file {
     char *path;
     char hex[65];

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "bundle/archive_internal.h"
+#include "bundle/fsutil.h"
 #include "bundle/manifest.h"
 #include "bundle/manifest_internal.h"
 #include "bundle/paths.h"
@@ -25,6 +26,8 @@
 #ifdef SE_HAVE_LIBARCHIVE
 #include <archive.h>
 #include <archive_entry.h>
+#include <unistd.h>
+#include <zlib.h>
 #endif
 
 /* ---- the manifest as a table ------------------------------------------- */
@@ -145,9 +148,12 @@ const char *archive_why(struct archive *a)
 }
 
 /* Reads the current entry's data (size bytes) through a SHA-256, into keep
- * (size bytes) when keep is not NULL. */
+ * (size bytes) when keep is not NULL, and into the re-check rc when rc is
+ * not NULL (an output streamed against its input; a failure there is a
+ * problem of the re-check, reported at its end, and stops feeding it). */
 static se_status read_entry(struct archive *a, const char *name, uint64_t size, unsigned char *keep,
-                            char hex[65], se_err *err)
+                            verify_recheck *rc, se_status *rc_st, se_err *rc_err, char hex[65],
+                            se_err *err)
 {
     enum { BLOCK = 1 << 16 };
     static unsigned char block[BLOCK];
@@ -170,6 +176,8 @@ static se_status read_entry(struct archive *a, const char *name, uint64_t size, 
         }
         if (keep)
             memcpy(keep + got, block, (size_t)n);
+        if (rc && *rc_st == SE_OK)
+            *rc_st = verify_recheck_feed(rc, block, (size_t)n, rc_err);
         se_sha256_update(s, block, (size_t)n);
         got += (uint64_t)n;
     }
@@ -183,6 +191,110 @@ static se_status read_entry(struct archive *a, const char *name, uint64_t size, 
     if (st == SE_OK)
         se_hex32(d, hex);
     return st;
+}
+
+/* ---- the gzip stream, inflated here ----------------------------------- */
+
+/* The archive's bytes as libarchive's tar reader gets them: inflated here
+ * (zlib, one gzip member), so that the stream is read to its end: the
+ * member's CRC and length checked, and nothing after it. */
+typedef struct gz_source {
+    int fd;
+    z_stream z;
+    int z_ready, member_end, file_end;
+    uint64_t delivered;         /* inflated bytes given to libarchive */
+    size_t last_len;            /* of the last block given */
+    unsigned char in[1 << 16], out[1 << 16];
+    char why[200];              /* why the stream failed, "" if it did not */
+} gz_source;
+
+/* The next inflated block into src->out; 0 at the member's end, -1 on an
+ * error (src->why). */
+static la_ssize_t gz_inflate(gz_source *src)
+{
+    if (src->member_end)
+        return 0;
+    src->z.next_out = src->out;
+    src->z.avail_out = sizeof src->out;
+    while (src->z.avail_out == sizeof src->out) {
+        if (src->z.avail_in == 0 && !src->file_end) {
+            ssize_t n = read(src->fd, src->in, sizeof src->in);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0) {
+                snprintf(src->why, sizeof src->why, "cannot be read: %s", strerror(errno));
+                return -1;
+            }
+            src->file_end = n == 0;
+            src->z.next_in = src->in;
+            src->z.avail_in = (uInt)n;
+        }
+        int r = inflate(&src->z, Z_NO_FLUSH);
+        if (r == Z_STREAM_END) {
+            src->member_end = 1;
+            break;
+        }
+        if (r == Z_BUF_ERROR && src->file_end && src->z.avail_in == 0) {
+            snprintf(src->why, sizeof src->why, "the gzip stream ends early (truncated)");
+            return -1;
+        }
+        if (r != Z_OK && r != Z_BUF_ERROR) {
+            snprintf(src->why, sizeof src->why, "the gzip stream is corrupt (zlib: %s)",
+                     src->z.msg ? src->z.msg : "error");
+            return -1;
+        }
+    }
+    size_t n = sizeof src->out - src->z.avail_out;
+    src->delivered += n;
+    src->last_len = n;
+    return (la_ssize_t)n;
+}
+
+static la_ssize_t gz_read(struct archive *a, void *ctx, const void **buf)
+{
+    gz_source *src = ctx;
+    la_ssize_t n = gz_inflate(src);
+    if (n < 0)
+        archive_set_error(a, EIO, "%s", src->why);
+    *buf = src->out;
+    return n;
+}
+
+/* After the tar reader's end: the rest of the inflated stream must be the
+ * zeros that pad the end-of-archive blocks, the member must end with its
+ * CRC and length right, and no byte may follow it (a second member, or
+ * anything else). consumed: the bytes the tar reader took. "" when so,
+ * else why not into why. */
+static void gz_finish(gz_source *src, uint64_t consumed, char *why, size_t size)
+{
+    why[0] = '\0';
+    uint64_t tail = src->delivered > consumed ? src->delivered - consumed : 0;
+    const unsigned char *p = src->out + (tail < src->last_len ? src->last_len - tail : 0);
+    for (; p < src->out + src->last_len; p++)
+        if (*p) {
+            snprintf(why, size, "data after the tar end-of-archive blocks (a second tar stream?)");
+            return;
+        }
+    for (;;) {
+        la_ssize_t n = gz_inflate(src);
+        if (n < 0) {
+            snprintf(why, size, "%s", src->why);
+            return;
+        }
+        if (n == 0)
+            break;
+        for (la_ssize_t i = 0; i < n; i++)
+            if (src->out[i]) {
+                snprintf(why, size, "data after the tar end-of-archive blocks (a second tar "
+                         "stream?)");
+                return;
+            }
+    }
+    unsigned char probe;
+    ssize_t more = src->z.avail_in ? 1 : read(src->fd, &probe, 1);
+    if (more != 0)
+        snprintf(why, size, "bytes after the end of the gzip stream (a second gzip member, or "
+                 "trailing data)");
 }
 
 /* The protocol shape of rows x cols, or NULL. */
@@ -256,12 +368,31 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     struct archive *a = archive_read_new();
     if (!a)
         return se_fail(err, SE_ERR_NOMEM, "out of memory for libarchive");
-    archive_read_support_filter_gzip(a);
     archive_read_support_format_tar(a);
     se_status st = SE_OK;
-    if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+    gz_source *src = calloc(1, sizeof *src);
+    if (!src) {
+        archive_read_free(a);
+        return se_fail(err, SE_ERR_NOMEM, "out of memory for libarchive");
+    }
+    if ((st = se_open_regular(path, path, 0, &src->fd, NULL, err)) != SE_OK) {
+        free(src);
+        archive_read_free(a);
+        return st;
+    }
+    if (inflateInit2(&src->z, 16 + MAX_WBITS) != Z_OK) {
+        close(src->fd);
+        free(src);
+        archive_read_free(a);
+        return se_fail(err, SE_ERR_NOMEM, "out of memory for zlib");
+    }
+    src->z_ready = 1;
+    if (archive_read_open(a, src, NULL, gz_read, NULL) != ARCHIVE_OK) {
         st = se_fail(err, SE_ERR_IO, "%s: %s", path, archive_why(a));
         archive_read_free(a);
+        inflateEnd(&src->z);
+        close(src->fd);
+        free(src);
         return st;
     }
     size_t prefix = strlen(run_id);
@@ -272,6 +403,9 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
     const se_shape *x_shape = NULL;
     char x_rel[SE_CASE_ID_SIZE + 16] = "";
     char x_hex[65] = "";             /* its SHA-256, as read_entry computed it */
+    const se_shape *x_refused = NULL; /* the shape whose input was too large to keep */
+    struct stat asb;
+    uint64_t archive_bytes = stat(path, &asb) == 0 ? (uint64_t)asb.st_size : 0;
     for (;;) {
         struct archive_entry *e;
         int r = archive_read_next_header(a, &e);
@@ -360,17 +494,50 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             scan_problem(rep, out, "archive: entry %s: %s", rel, sz);
             kind = 0;
         }
+        /* An input is kept in memory for its outputs, which are streamed
+         * against it: only where its bytes could have come from an archive
+         * of this size (saved inputs are random floats, which gzip cannot
+         * shrink to half), so that a small archive that inflates to
+         * gigabytes (a gzip bomb) cannot take their memory. */
+        if (kind == 1 && size > SE_ARCHIVE_KEEP_FREE + 2 * archive_bytes) {
+            char sz[96];
+            snprintf(sz, sizeof sz, "%" PRIu64 " bytes inflated from an archive of %" PRIu64, size,
+                     archive_bytes);
+            scan_problem(rep, out, "archive: entry %s: %s, more than saved random inputs can "
+                         "compress to (a gzip bomb?): hashed, its shape's outputs not recomputed",
+                         rel, sz);
+            kind = 0;
+            free(x);
+            x = NULL;
+            x_shape = NULL;
+            x_refused = sh;
+        }
         unsigned char *keep = NULL;
-        if (kind && !(keep = malloc(size ? size : 1))) {
+        if (kind == 1 && !(keep = malloc(size ? size : 1))) {
             st = se_fail(err, SE_ERR_NOMEM, "archive: entry %s: out of memory", rel);
             break;
         }
+        /* An output: streamed against its shape's input, read before it. */
+        const char *file = NULL;
+        const json_t *c = kind == 2 ? record_of(v, id, &file) : NULL;
+        verify_recheck *rc = NULL;
+        se_status rc_st = SE_OK;
+        se_err rc_err = {{0}};
+        if (kind == 2 && c && x_shape == sh) {
+            char key[100];
+            snprintf(key, sizeof key, "archive|%s", x_hex);
+            if (!(rc = verify_recheck_begin(v, &v->rd.p, sh, x, -1, key, 0, 0))) {
+                st = se_fail(err, SE_ERR_NOMEM, "archive: entry %s: out of memory", rel);
+                break;
+            }
+        }
         char hex[65];
-        st = read_entry(a, rel, size, keep, hex, err);
+        st = read_entry(a, rel, size, keep, rc, &rc_st, &rc_err, hex, err);
         if (st != SE_OK) {
             char why[sizeof err->msg];
             snprintf(why, sizeof why, "%s", err->msg);
             free(keep);
+            verify_recheck_free(rc);
             st = se_fail(err, st, "%s: %s (truncated or corrupt)", path, why);
             break;
         }
@@ -378,6 +545,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
         if (expect && strcmp(hex, expect) != 0) {
             scan_problem(rep, out, "archive: entry %s: SHA-256 %s is not the manifest's", rel, hex);
             free(keep);
+            verify_recheck_free(rc);
             continue;
         }
         if (expect)
@@ -392,33 +560,43 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             snprintf(x_hex, sizeof x_hex, "%s", hex);
             continue;
         }
-        if (kind == 2) {
-            const char *file = NULL;
-            const json_t *c = record_of(v, id, &file);
-            if (!c) {
-                scan_problem(rep, out, "archive: entry %s: no record of %s in validation.json or "
-                             "peers.json", rel, id);
-            } else if (x_shape != sh) {
-                if (out_of_order++ == 0)
-                    snprintf(first_out_of_order, sizeof first_out_of_order, "%s", rel);
+        if (kind == 2 && !c) {
+            scan_problem(rep, out, "archive: entry %s: no record of %s in validation.json or "
+                         "peers.json", rel, id);
+        } else if (kind == 2 && !rc) {
+            if (sh != x_refused && out_of_order++ == 0)
+                snprintf(first_out_of_order, sizeof first_out_of_order, "%s", rel);
+        } else if (kind == 2) {
+            char where[300];
+            snprintf(where, sizeof where, "%s: %s (from the archive)", file, id);
+            size_t before = v->problems;
+            if (rc_st != SE_OK) {
+                verify_problem(v, "%s: cannot re-check from the saved arrays: %s", where,
+                               rc_err.msg);
+                verify_recheck_free(rc);
             } else {
-                char where[300];
-                snprintf(where, sizeof where, "%s: %s (from the archive)", file, id);
-                size_t before = v->problems;
-                verify_recheck_buffers(v, &v->rd.p, sh, c, where, x, (const float *)keep, x_rel,
-                                       rel, x_hex, hex);
-                rep->problems += v->problems - before;
-                v->problems = before;
-                if (strcmp(file, SE_VALIDATION_JSON) == 0)
-                    rep->arrays_validation++;
-                else
-                    rep->arrays_peers++;
+                verify_recheck_end(rc, c, where, x_rel, rel, x_hex, hex);
             }
+            rep->problems += v->problems - before;
+            v->problems = before;
+            if (strcmp(file, SE_VALIDATION_JSON) == 0)
+                rep->arrays_validation++;
+            else
+                rep->arrays_peers++;
         }
         free(keep);
     }
     free(x);
+    if (st == SE_OK) {
+        char why[300];
+        gz_finish(src, (uint64_t)archive_filter_bytes(a, 0), why, sizeof why);
+        if (why[0])
+            scan_problem(rep, out, "archive: %s%s: not what `archive` writes, refused", why, "");
+    }
     archive_read_free(a);
+    inflateEnd(&src->z);
+    close(src->fd);
+    free(src);
     if (st != SE_OK)
         return st;
     if (out_of_order) {

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "bundle/fsutil.h"
+#include "bundle/manifest.h"
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
 #include "model/json.h"
@@ -111,6 +112,10 @@ se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *er
     if (st == SE_OK)
         st = get_text(j, "complete_manifest_sha256", where, se_is_hex64, "64 lowercase hex digits",
                       r->manifest_sha256, sizeof r->manifest_sha256, err);
+    const json_t *lines = json_object_get(j, "remote_lines_sha256");
+    if (st == SE_OK && lines)
+        st = get_text(j, "remote_lines_sha256", where, se_is_hex64, "64 lowercase hex digits",
+                      r->lines_sha256, sizeof r->lines_sha256, err);
     if (st == SE_OK && !json_is_array(files))
         st = se_fail(err, SE_ERR_VALIDATION, "%s: field 'files': expected an array, got %s", where,
                      se_json_type_name(files));
@@ -145,16 +150,52 @@ se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *er
     return st;
 }
 
+static se_status hash_remote_line(void *ctx, const se_manifest_line *line, se_err *err)
+{
+    void **c = ctx; /* the stream, the remote.json */
+    (void)err;
+    if (line->path && se_remote_has(c[1], line->path)) {
+        se_sha256_update(c[0], line->hex, 64);
+        se_sha256_update(c[0], "  ", 2);
+        se_sha256_update(c[0], line->path, strlen(line->path));
+        se_sha256_update(c[0], "\n", 1);
+    }
+    return SE_OK;
+}
+
+se_status se_remote_lines_sha256(const char *dir, const se_remote *r, char hex[65], se_err *err)
+{
+    se_sha256_stream *s = se_sha256_begin();
+    if (!s)
+        return se_fail(err, SE_ERR_NOMEM, "out of memory hashing %s", SE_MANIFEST_NAME);
+    void *ctx[2] = {s, (void *)r};
+    se_status st = se_manifest_read(dir, SE_MANIFEST_NAME, hash_remote_line, ctx, err);
+    unsigned char d[32];
+    if (st != SE_OK) {
+        se_sha256_free(s);
+        return st;
+    }
+    st = se_sha256_end(s, d, err);
+    if (st == SE_OK)
+        se_hex32(d, hex);
+    return st;
+}
+
 se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, se_err *err)
 {
+    /* The remote-only lines of dir's manifest, the complete run's now. */
+    char lines[65];
+    se_status lst = se_remote_lines_sha256(dir, r, lines, err);
+    if (lst != SE_OK)
+        return lst;
     json_t *files = json_array();
     for (size_t i = 0; files && i < r->n_files; i++)
         json_array_append_new(files, json_string(r->files[i]));
-    json_t *j = json_pack("{s:s, s:i, s:s, s:{s:s, s:s, s:I}, s:s, s:s, s:o}", "format",
+    json_t *j = json_pack("{s:s, s:i, s:s, s:{s:s, s:s, s:I}, s:s, s:s, s:s, s:o}", "format",
                           SE_REMOTE_FORMAT, "version", 1, "run_id", r->run_id, "archive", "name",
                           r->archive_name, "sha256", r->archive_sha256, "bytes",
                           (json_int_t)r->archive_bytes, "complete_manifest_sha256",
-                          r->manifest_sha256, "note",
+                          r->manifest_sha256, "remote_lines_sha256", lines, "note",
                           "the files listed here live only in the archive named above (the "
                           "complete run); verify --archive checks them against MANIFEST.sha256",
                           "files", files);

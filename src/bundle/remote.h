@@ -7,7 +7,9 @@
  * remote-only files. remote.json is itself listed in MANIFEST.sha256, so a
  * signature of the manifest covers it; the other lines of the manifest are
  * the complete run's, byte for byte (se_manifest_sha256_without hashes
- * them).
+ * them), and the SHA-256 of the remote-only files' lines alone (which
+ * verify checks, so that a command rewriting a local file, as profile
+ * does, leaves them checkable).
  *
  * verify reads it to tell a file that was archived on purpose from one that
  * is missing: the former is counted, named once by archive, and does not
@@ -32,6 +34,10 @@ typedef struct se_remote {
     char archive_sha256[65];
     uint64_t archive_bytes;
     char manifest_sha256[65];  /* of the complete run's MANIFEST.sha256 */
+    /* remote_lines_sha256: of the remote-only files' manifest lines, in
+     * manifest order (se_remote_lines_sha256); "" in a remote.json written
+     * before it was recorded. */
+    char lines_sha256[65];
     char **files;              /* the remote-only paths, sorted bytewise, unique */
     size_t n_files;
 } se_remote;
@@ -52,6 +58,12 @@ se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *er
 /* Writes r as the new file dir/<rel> (created O_EXCL|O_NOFOLLOW: never
  * through a link, never over anything; the caller's private folder). */
 se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, se_err *err);
+
+/* The SHA-256 of dir's manifest lines ("<hex>  <path>\n") of r's
+ * remote-only files, in the manifest's order: what verify checks those
+ * lines by, as their files are not here to hash (malformed lines are
+ * skipped: verify names them). */
+se_status se_remote_lines_sha256(const char *dir, const se_remote *r, char hex[65], se_err *err);
 
 /* 1 when path is one of r's remote-only files. */
 int se_remote_has(const se_remote *r, const char *path);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,9 +138,10 @@ se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err)
     return SE_OK;
 }
 
-/* Parses one CSV row of 8 fields into s and its scope. */
-static se_status parse_row(char *line, const char *name, long lineno, int n_scopes, se_sample *s,
-                           int *scope, se_err *err)
+/* Parses one CSV row of 8 fields into s and its scope; checked: times a
+ * run can measure (se_samples_read). */
+static se_status parse_row(char *line, const char *name, long lineno, int n_scopes, int checked,
+                           se_sample *s, int *scope, se_err *err)
 {
     char *field[8];
     int nf = 0;
@@ -175,6 +177,13 @@ static se_status parse_row(char *line, const char *name, long lineno, int n_scop
         !parse_i64(field[7], &thr) || round < 0 || pos < 0 || (thr != 0 && thr != 1))
         return se_fail(err, SE_ERR_VALIDATION, "%s:%ld: a field is not a valid number", name,
                        lineno);
+    if (checked && !(isfinite(s->ns) && s->ns > 0.0 && s->ns <= SE_SAMPLE_MAX_NS))
+        return se_fail(err, SE_ERR_VALIDATION, "%s:%ld: field 'ns': %.17g is not a time a run "
+                       "measures (a finite number of nanoseconds above 0 and at most %g)", name,
+                       lineno, s->ns, SE_SAMPLE_MAX_NS);
+    if (checked && !(isfinite(s->sm_mhz) && s->sm_mhz >= 0.0))
+        return se_fail(err, SE_ERR_VALIDATION, "%s:%ld: field 'sm_mhz': %.17g is not a clock (a "
+                       "finite number of MHz, not negative)", name, lineno, s->sm_mhz);
     s->seq = seq;
     s->round = (int)round;
     s->position = (int)pos;
@@ -182,8 +191,8 @@ static se_status parse_row(char *line, const char *name, long lineno, int n_scop
     return SE_OK;
 }
 
-se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int n_scopes,
-                          se_err *err)
+static se_status read_rows(FILE *f, const char *name, se_sample_set *scopes, int n_scopes,
+                           int checked, se_err *err)
 {
     char line[512];
     long lineno = 0;
@@ -206,7 +215,7 @@ se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int 
         }
         se_sample s;
         int scope = -1;
-        st = parse_row(line, name, lineno, n_scopes, &s, &scope, err);
+        st = parse_row(line, name, lineno, n_scopes, checked, &s, &scope, err);
         if (st == SE_OK)
             st = se_sample_set_push(&scopes[scope], &s, err);
     }
@@ -216,6 +225,18 @@ se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int 
         for (int sc = 0; sc < n_scopes; sc++)
             se_sample_set_free(&scopes[sc]);
     return st;
+}
+
+se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int n_scopes,
+                          se_err *err)
+{
+    return read_rows(f, name, scopes, n_scopes, 1, err);
+}
+
+se_status se_samples_read_unchecked(FILE *f, const char *name, se_sample_set *scopes,
+                                    int n_scopes, se_err *err)
+{
+    return read_rows(f, name, scopes, n_scopes, 0, err);
 }
 
 se_status se_samples_load(const char *dir, const char *rel, se_sample_set *scopes, int n_scopes,

@@ -87,10 +87,24 @@ void se_samples_path(const se_case_id *c, char *path, size_t size);
 /* Writes every scope's samples of a case as CSV. */
 se_status se_samples_write(FILE *f, const se_sample_set *scopes, int n_scopes, se_err *err);
 
+/* The longest time per instance a sample may hold: 1e12 ns, 1000 s (the
+ * committed runs' longest is under 0.01 s). */
+#define SE_SAMPLE_MAX_NS 1e12
+
 /* Reads a samples file back into n_scopes sets (free each with
- * se_sample_set_free); `name` prefixes messages, which give the line. */
+ * se_sample_set_free); `name` prefixes messages, which give the line. A
+ * time that cannot be measured is refused, naming the file, line and
+ * field: ns must be finite, above 0 and at most SE_SAMPLE_MAX_NS; sm_mhz
+ * finite and not negative. */
 se_status se_samples_read(FILE *f, const char *name, se_sample_set *scopes, int n_scopes,
                           se_err *err);
+
+/* se_samples_read without the plausibility of times: only for the tests'
+ * tool that doctors a run (tests/fuzz/minirun_resummarize.c), so that the
+ * hostile runs it writes have summaries that agree with impossible
+ * samples, which verify must then refuse. */
+se_status se_samples_read_unchecked(FILE *f, const char *name, se_sample_set *scopes,
+                                    int n_scopes, se_err *err);
 
 /* Reads the samples file dir/rel (se_samples_read, messages prefixed with
  * rel); a file that cannot be opened, is not a regular file below dir

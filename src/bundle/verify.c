@@ -124,9 +124,10 @@ static int archived_fn(void *ctx, const char *rel)
 }
 
 /* remote.json against the rest: every remote-only file listed in the
- * manifest, the run id run.json's. (That the manifest here, less
- * remote.json's line, is still the complete run's is verify --archive's to
- * say: a command may rewrite files here, as profile does.) */
+ * manifest, the run id run.json's, and the manifest here, less
+ * remote.json's line, still the complete run's (complete_manifest_sha256):
+ * the lines of the remote-only files, whose files are not here to hash,
+ * are checked by it alone. */
 static void check_remote(verify_ctx *v)
 {
     if (!v->have_remote)
@@ -142,6 +143,30 @@ static void check_remote(verify_ctx *v)
     if (v->rd.run_id[0] && strcmp(v->rd.run_id, r->run_id) != 0)
         verify_problem(v, "remote.json: field 'run_id': '%s' is not run.json's '%s'", r->run_id,
                 v->rd.run_id);
+    /* The remote-only files' lines, which no file here can check: by
+     * remote_lines_sha256, else (a remote.json written before it was
+     * recorded) with --strict by complete_manifest_sha256, which a local
+     * file rewritten since (profile --reparse) changes too. */
+    char here[65];
+    se_err e = {{0}};
+    if (r->lines_sha256[0]) {
+        if (se_remote_lines_sha256(v->dir, r, here, &e) != SE_OK)
+            verify_problem(v, "remote.json: field 'remote_lines_sha256': cannot be checked: %s%s",
+                           e.msg, "");
+        else if (strcmp(here, r->lines_sha256) != 0)
+            verify_problem(v, "remote.json: field 'remote_lines_sha256': the manifest's lines of "
+                           "the remote-only files hash to %s, not to it: a remote-only file's "
+                           "line changed since the archive was made%s", here, "");
+    } else if (v->strict) {
+        if (se_manifest_sha256_without(v->dir, SE_MANIFEST_NAME, SE_REMOTE_JSON, here, &e) != SE_OK)
+            verify_problem(v, "remote.json: field 'complete_manifest_sha256': cannot be checked: "
+                           "%s%s", e.msg, "");
+        else if (strcmp(here, r->manifest_sha256) != 0)
+            verify_problem(v, "remote.json: field 'complete_manifest_sha256' (--strict; this "
+                           "remote.json has no remote_lines_sha256): the manifest here, less "
+                           "remote.json's line, hashes to %s, not to it: a line changed since the "
+                           "archive was made (a remote-only file's, or a local file's)%s", here, "");
+    }
 }
 
 int verify_present(const verify_ctx *v, const char *rel)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,12 +154,57 @@ static se_status check_depth(const json_t *j, const char *name, se_err *err)
                    "levels a file of ours may have", name, shown, SE_JSON_MAX_DEPTH);
 }
 
+/* Jansson's allocations, counted while a parse runs (malloc_usable_size:
+ * what each block really holds), so that one parse is refused past its
+ * budget instead of growing without bound. The functions stay installed;
+ * outside a parse they only allocate. */
+static _Thread_local size_t parse_used, parse_budget;
+static _Thread_local int parse_counting, parse_over;
+
+static void *counted_malloc(size_t n)
+{
+    if (parse_counting && (parse_over || n > parse_budget - parse_used)) {
+        parse_over = 1;
+        return NULL;
+    }
+    void *p = malloc(n);
+    if (p && parse_counting) {
+        parse_used += malloc_usable_size(p);
+        if (parse_used > parse_budget)
+            parse_over = 1;
+    }
+    return p;
+}
+
+static void counted_free(void *p)
+{
+    if (p && parse_counting) {
+        size_t n = malloc_usable_size(p);
+        parse_used = n < parse_used ? parse_used - n : 0;
+    }
+    free(p);
+}
+
 se_status se_json_parse(const void *data, size_t len, const char *name, const char *format,
                         int max_version, int *version, json_t **out, se_err *err)
 {
     *out = NULL;
     json_error_t je;
+    json_set_alloc_funcs(counted_malloc, counted_free);
+    parse_used = 0;
+    parse_over = 0;
+    parse_budget = SE_JSON_MEMORY_FACTOR * len + SE_JSON_MEMORY_SLACK;
+    parse_counting = 1;
     json_t *j = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+    parse_counting = 0;
+    if (!j && parse_over)
+        return se_fail(err, SE_ERR_LIMIT, "%s: parsing it takes more than %zu bytes of memory "
+                       "(%d times its %zu bytes, and %zu MiB): refused as built to exhaust memory "
+                       "(a run's JSON files take at most about 5 times their size)", name,
+                       parse_budget, SE_JSON_MEMORY_FACTOR, len, SE_JSON_MEMORY_SLACK >> 20);
+    if (!j && je.line < 0)
+        return se_fail(err, SE_ERR_NOMEM, "%s: out of memory while parsing its %zu bytes", name,
+                       len);
     if (!j) {
         char text[sizeof je.text * 4 + 8];
         se_printable(je.text, text, sizeof text);

@@ -3,8 +3,9 @@
  * protocol or a peers script is parsed through it (the protocol parser in
  * this layer too, which is why it lives in model/). It refuses what is not a
  * regular file (a FIFO, a device, a directory), files over a size bound,
- * duplicate keys, and a wrong "format"/"version"; its messages name the
- * file and the field, with bytes from the file made printable.
+ * duplicate keys, a parse that takes more memory than a bound near the
+ * file's size, and a wrong "format"/"version"; its messages name the file
+ * and the field, with bytes from the file made printable.
  */
 #ifndef SE_MODEL_JSON_H
 #define SE_MODEL_JSON_H
@@ -21,6 +22,15 @@
 /* The deepest nesting of objects and arrays any JSON file we read may have
  * (ours have at most 6 levels); deeper is refused, naming the field. */
 #define SE_JSON_MAX_DEPTH 32
+
+/* The memory one parse may take: SE_JSON_MEMORY_FACTOR times the text's
+ * bytes, and SE_JSON_MEMORY_SLACK (16 MiB). The committed runs' JSON
+ * files of over 10 kB take at most 5.23 times their size (resources.json,
+ * counted with malloc_usable_size as the parse counts), a list of small
+ * numbers about 20 times: past the bound the parse stops and the file is
+ * refused (SE_ERR_LIMIT), naming it. */
+#define SE_JSON_MEMORY_FACTOR 8
+#define SE_JSON_MEMORY_SLACK ((size_t)16 << 20)
 
 /* Loads path (named `name` in messages, e.g. "validation.json") into *out.
  * When format is not NULL, the top level must be an object whose "format"

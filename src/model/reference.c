@@ -6,21 +6,55 @@
 
 #include <math.h>
 
+void se_ref_row_init(se_ref_row *r)
+{
+    r->ss = 0.0;
+    r->s = 0.0;
+    r->m = -INFINITY;
+    r->l = 0.0;
+}
+
+void se_ref_row_squares(se_ref_row *r, const float *x, int64_t n)
+{
+    for (int64_t c = 0; c < n; c++)
+        r->ss += (double)x[c] * (double)x[c];
+}
+
+void se_ref_row_scale(se_ref_row *r, int64_t cols, double eps)
+{
+    r->s = 1.0 / sqrt(r->ss / (double)cols + eps);
+}
+
+void se_ref_row_max(se_ref_row *r, const float *x, int64_t n)
+{
+    for (int64_t c = 0; c < n; c++)
+        r->m = fmax(r->m, r->s * (double)x[c]);
+}
+
+void se_ref_row_exps(se_ref_row *r, const float *x, int64_t n)
+{
+    for (int64_t c = 0; c < n; c++)
+        r->l += exp(r->s * (double)x[c] - r->m);
+}
+
+double se_ref_value(const se_ref_row *r, float x)
+{
+    return exp(r->s * (double)x - r->m) / r->l;
+}
+
 void se_reference_rms_softmax(const float *x, int64_t rows, int64_t cols, double eps, double *y)
 {
     for (int64_t r = 0; r < rows; r++) {
         const float *xr = x + r * cols;
         double *yr = y + r * cols;
-        double ss = 0.0;
-        for (int64_t c = 0; c < cols; c++)
-            ss += (double)xr[c] * (double)xr[c];
-        double s = 1.0 / sqrt(ss / (double)cols + eps);
-        double m = -INFINITY;
-        for (int64_t c = 0; c < cols; c++)
-            m = fmax(m, s * (double)xr[c]);
+        se_ref_row st;
+        se_ref_row_init(&st);
+        se_ref_row_squares(&st, xr, cols);
+        se_ref_row_scale(&st, cols, eps);
+        se_ref_row_max(&st, xr, cols);
         double l = 0.0;
         for (int64_t c = 0; c < cols; c++) {
-            yr[c] = exp(s * (double)xr[c] - m);
+            yr[c] = exp(st.s * (double)xr[c] - st.m);
             l += yr[c];
         }
         for (int64_t c = 0; c < cols; c++)

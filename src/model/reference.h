@@ -17,6 +17,27 @@ extern "C" {
  * y has rows * cols doubles. */
 void se_reference_rms_softmax(const float *x, int64_t rows, int64_t cols, double eps, double *y);
 
+/* The same reference one row at a time, over the row's values in chunks
+ * (verify's streaming re-check of saved arrays: no row or array need be in
+ * memory). In order: se_ref_row_init, se_ref_row_squares over the row,
+ * se_ref_row_scale, se_ref_row_max over the row, se_ref_row_exps over the
+ * row; then se_ref_value of each x of the row is, bit for bit, what
+ * se_reference_rms_softmax writes for it (the same operations in the same
+ * order). */
+typedef struct se_ref_row {
+    double ss; /* sum of x^2 */
+    double s;  /* 1 / sqrt(mean(x^2) + eps) */
+    double m;  /* max(s * x) */
+    double l;  /* sum(exp(s * x - m)) */
+} se_ref_row;
+
+void se_ref_row_init(se_ref_row *r);
+void se_ref_row_squares(se_ref_row *r, const float *x, int64_t n);
+void se_ref_row_scale(se_ref_row *r, int64_t cols, double eps);
+void se_ref_row_max(se_ref_row *r, const float *x, int64_t n);
+void se_ref_row_exps(se_ref_row *r, const float *x, int64_t n);
+double se_ref_value(const se_ref_row *r, float x);
+
 #ifdef __cplusplus
 }
 #endif

@@ -41,6 +41,17 @@ static void compare_one(se_compare *res, int64_t i, double out, double ref, se_t
     }
 }
 
+void se_compare_begin(se_compare *res)
+{
+    memset(res, 0, sizeof *res);
+}
+
+void se_compare_add(se_compare *res, int64_t i, double out, double ref, se_tolerance tol)
+{
+    res->n++;
+    compare_one(res, i, out, ref, tol);
+}
+
 void se_compare_f32_f64(const float *out, const double *ref, int64_t n, se_tolerance tol,
                         se_compare *res)
 {

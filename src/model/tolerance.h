@@ -45,6 +45,12 @@ typedef struct se_compare {
 /* Tests one element. */
 int se_within_tolerance(double out, double ref, se_tolerance tol);
 
+/* The same comparison one element at a time (verify's streaming re-check):
+ * se_compare_begin, then se_compare_add for i = 0, 1, ... in order, gives
+ * what se_compare_f32_f64 gives over the whole array. */
+void se_compare_begin(se_compare *res);
+void se_compare_add(se_compare *res, int64_t i, double out, double ref, se_tolerance tol);
+
 /* Compares n outputs with n reference values. */
 void se_compare_f32_f64(const float *out, const double *ref, int64_t n, se_tolerance tol,
                         se_compare *res);

@@ -109,7 +109,8 @@ static const cmd_doc cmd_docs[] = {
      "  --trusted-key PUB  also check that MANIFEST.sha256.sig is an Ed25519 signature of\n"
      "                     the manifest by that public key (docs/SIGNING.md)\n"
      "  --archive F        also check the remote-only files against the archive F\n"
-     "                     (docs/ARCHIVE.md)\n"},
+     "                     (docs/ARCHIVE.md)\n"
+     "  --                 what follows is the run directory, even if it starts with '-'\n"},
     {"sign", "sign RUN_DIR --key KEY", "verify a run, then sign its manifest",
      "Verifies a run, then signs its MANIFEST.sha256 with the Ed25519 private key KEY (PEM)\n"
      "into MANIFEST.sha256.sig (docs/SIGNING.md).\n"},
@@ -158,7 +159,8 @@ static const cmd_doc cmd_docs[] = {
      "  --format text     sentences, the grid of ratios, the head-to-head lines, the context\n"
      "  --format md       the same in Markdown (the README's details are generated with it)\n"
      "  --format summary  the answer in four plain sentences (the README's first screen)\n"
-     "  --format json     every number of the answer, and its sentences, as one JSON object\n"},
+     "  --format json     every number of the answer, and its sentences, as one JSON object\n"
+     "After \"--\" every argument is a run directory, even one that starts with '-'.\n"},
     {"compare", "compare RUN_A RUN_B [RUN...] | --a-set FILE --b-set FILE [--floor FILE] "
      "[--format text|md|csv|json] [--fail-if-slower PCT] [--scope S]; compare --record-floor "
      "OUT.json RUN RUN [RUN...] | --a-set FILE",
@@ -477,9 +479,14 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
     cli->answer.dirs = calloc((size_t)argc + 1, sizeof *cli->answer.dirs);
     if (!cli->answer.dirs)
         return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
+    int dashes = 0; /* after "--" every argument is a run directory */
     for (int k = 0; k < argc; k++) {
         const char *a = argv[k];
-        if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
+        if (dashes) {
+            cli->answer.dirs[cli->answer.n_dirs++] = a;
+        } else if (strcmp(a, "--") == 0) {
+            dashes = 1;
+        } else if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : k + 1 < argc ? argv[++k] : "";
             static const char *const formats[] = {"text", "md", "summary", "json"};
             int f = 0;
@@ -755,8 +762,16 @@ static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
     }
     if (strcmp(cmd, "verify") == 0) {
         cli->cmd = SE_CMD_VERIFY;
+        int dashes = 0; /* after "--" every argument is the run directory */
         for (int k = 2; k < argc; k++) {
-            if (strcmp(argv[k], "--strict") == 0)
+            if (!dashes && strcmp(argv[k], "--") == 0)
+                dashes = 1;
+            else if (dashes && cli->verify.dir)
+                return se_fail(err, SE_ERR_USAGE, "verify: one run directory, got '%s' and '%s'",
+                               cli->verify.dir, argv[k]);
+            else if (dashes)
+                cli->verify.dir = argv[k];
+            else if (strcmp(argv[k], "--strict") == 0)
                 cli->verify.strict = 1;
             else if (strcmp(argv[k], "--trusted-key") == 0 && k + 1 < argc && argv[k + 1][0])
                 cli->verify.trusted_key = argv[++k];

@@ -72,3 +72,42 @@ int se_fuzz_copy_tree(const char *src, const char *dst)
     closedir(d);
     return rc;
 }
+
+void se_fuzz_seed(const char *name, const uint8_t *data, size_t size)
+{
+    const char *dir = getenv("SE_FUZZ_SEED_OUT");
+    if (!dir || !*dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (se_fuzz_write(path, data, size) != 0)
+        fprintf(stderr, "fuzz: cannot write the seed %s\n", path);
+}
+
+int se_fuzz_read(const char *path, uint8_t **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    *data = NULL;
+    *size = 0;
+    if (!f)
+        return -1;
+    size_t cap = 1 << 16, n = 0, k;
+    uint8_t *b = malloc(cap);
+    while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            uint8_t *g = realloc(b, cap *= 2);
+            if (!g) {
+                free(b);
+                b = NULL;
+            }
+            b = g;
+        }
+    }
+    fclose(f);
+    if (!b)
+        return -1;
+    *data = b;
+    *size = n;
+    return 0;
+}

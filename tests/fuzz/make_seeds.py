@@ -12,7 +12,10 @@ its run.json and manifest and writes fuzz_verify's seeds:
                               files with the fuzz input.
   OUT_DIR/corpus/<harness>/   seed inputs per harness: small files of the
                               reference run (at most 4 KB each for the
-                              readers; the mini run's JSON files for verify).
+                              readers; the mini run's JSON files for verify;
+                              the committed remote.json files for remote).
+                              fuzz_archive and fuzz_sign make theirs at
+                              start (scripts/fuzz.sh collects them).
 """
 import hashlib
 import json
@@ -149,6 +152,12 @@ def main():
             seed(corpus, "samples", base, data[:MAX_SEED])
         if rel.startswith("traces/") and base.count(".") == 2 and len(data) <= 2 * MAX_SEED:
             seed(corpus, "trace", base, data[:MAX_SEED])
+    # remote.json: the committed selected bundles' (fuzz_remote).
+    for root, dirs, names in sorted(os.walk(os.path.join(src, "runs"))):
+        if "remote.json" in names:
+            p = os.path.join(root, "remote.json")
+            seed(corpus, "remote", os.path.relpath(root, src).replace("/", "_") + ".json",
+                 open(p, "rb").read())
     verify_seeds(out, corpus)
     return 0
 
