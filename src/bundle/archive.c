@@ -23,6 +23,7 @@
 #include "bundle/paths.h"
 #include "bundle/records.h"
 #include "bundle/remote.h"
+#include "bundle/remote_lines.h"
 #include "bundle/sha256.h"
 #include "bundle/verify.h"
 #include "model/json.h"
@@ -325,6 +326,8 @@ static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, 
                        o->run, strerror(errno));
     se_status st = se_manifest_sha256_without(o->run, SE_MANIFEST_NAME, SE_REMOTE_JSON,
                                               r->manifest_sha256, err);
+    if (st == SE_OK) /* the remote-only lines of the complete run's manifest */
+        st = se_remote_lines_sha256(priv, r, r->lines_sha256, err);
     if (st == SE_OK)
         st = se_remote_write(priv, SE_REMOTE_JSON, r, err);
     unsigned char d[32];

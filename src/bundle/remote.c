@@ -13,7 +13,6 @@
 #include <jansson.h>
 
 #include "bundle/fsutil.h"
-#include "bundle/manifest.h"
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
 #include "model/json.h"
@@ -150,44 +149,9 @@ se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *er
     return st;
 }
 
-static se_status hash_remote_line(void *ctx, const se_manifest_line *line, se_err *err)
-{
-    void **c = ctx; /* the stream, the remote.json */
-    (void)err;
-    if (line->path && se_remote_has(c[1], line->path)) {
-        se_sha256_update(c[0], line->hex, 64);
-        se_sha256_update(c[0], "  ", 2);
-        se_sha256_update(c[0], line->path, strlen(line->path));
-        se_sha256_update(c[0], "\n", 1);
-    }
-    return SE_OK;
-}
-
-se_status se_remote_lines_sha256(const char *dir, const se_remote *r, char hex[65], se_err *err)
-{
-    se_sha256_stream *s = se_sha256_begin();
-    if (!s)
-        return se_fail(err, SE_ERR_NOMEM, "out of memory hashing %s", SE_MANIFEST_NAME);
-    void *ctx[2] = {s, (void *)r};
-    se_status st = se_manifest_read(dir, SE_MANIFEST_NAME, hash_remote_line, ctx, err);
-    unsigned char d[32];
-    if (st != SE_OK) {
-        se_sha256_free(s);
-        return st;
-    }
-    st = se_sha256_end(s, d, err);
-    if (st == SE_OK)
-        se_hex32(d, hex);
-    return st;
-}
-
 se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, se_err *err)
 {
-    /* The remote-only lines of dir's manifest, the complete run's now. */
-    char lines[65];
-    se_status lst = se_remote_lines_sha256(dir, r, lines, err);
-    if (lst != SE_OK)
-        return lst;
+    const char *lines = r->lines_sha256; /* se_remote_lines_sha256, by the caller */
     json_t *files = json_array();
     for (size_t i = 0; files && i < r->n_files; i++)
         json_array_append_new(files, json_string(r->files[i]));

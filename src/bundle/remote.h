@@ -35,7 +35,7 @@ typedef struct se_remote {
     uint64_t archive_bytes;
     char manifest_sha256[65];  /* of the complete run's MANIFEST.sha256 */
     /* remote_lines_sha256: of the remote-only files' manifest lines, in
-     * manifest order (se_remote_lines_sha256); "" in a remote.json written
+     * manifest order (se_remote_lines_sha256, remote_lines.h); "" in a remote.json written
      * before it was recorded. */
     char lines_sha256[65];
     char **files;              /* the remote-only paths, sorted bytewise, unique */
@@ -56,14 +56,10 @@ int se_remote_path_allowed(const char *path);
 se_status se_remote_load(const char *dir, se_remote *r, int *present, se_err *err);
 
 /* Writes r as the new file dir/<rel> (created O_EXCL|O_NOFOLLOW: never
- * through a link, never over anything; the caller's private folder). */
+ * through a link, never over anything; the caller's private folder), its
+ * remote_lines_sha256 r->lines_sha256 (se_remote_lines_sha256). */
 se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, se_err *err);
 
-/* The SHA-256 of dir's manifest lines ("<hex>  <path>\n") of r's
- * remote-only files, in the manifest's order: what verify checks those
- * lines by, as their files are not here to hash (malformed lines are
- * skipped: verify names them). */
-se_status se_remote_lines_sha256(const char *dir, const se_remote *r, char hex[65], se_err *err);
 
 /* 1 when path is one of r's remote-only files. */
 int se_remote_has(const se_remote *r, const char *path);

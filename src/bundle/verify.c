@@ -27,6 +27,7 @@
 #include "model/strategy.h"
 #include "model/tolerance.h"
 #include "bundle/manifest.h"
+#include "bundle/remote_lines.h"
 #include "bundle/rederive.h"
 #include "bundle/samples.h"
 #include "bundle/summary.h"

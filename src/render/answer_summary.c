@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/answer_text.h"
+#include "bundle/answer.h"
 #include "render/buf.h"
 
 static const se_answer_ratio *cell_of(const se_answer *a, size_t shape, int m)
