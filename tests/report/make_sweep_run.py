@@ -99,8 +99,9 @@ def main():
     save("traces.json", tr)
     run = load("run.json")
     run["source_files"] = []
-    run["note"] = ("SYNTHETIC test run (tests/report/make_sweep_run.py): samples of " +
-                   run.get("run_id", "?") + " under other shapes' names; not a measurement")
+    # run.json holds only the fields docs/BUNDLE.md lists: the run id of
+    # the year 2000 marks the run as synthetic (and this script's name is
+    # in no real run).
     run["run_id"] = "20000101T000000Z"
     save("run.json", run)
     shutil.copyfile(os.path.join(src, "environment.json"), os.path.join(dst, "environment.json"))
