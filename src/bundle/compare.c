@@ -479,7 +479,7 @@ se_status se_compare_build(const char *const *dirs, size_t n, const se_compare_o
         if (st == SE_OK)
             json_array_append_new(pairs, pair);
     }
-    free_runs(ra, st == SE_OK || ra ? ka : 0);
+    free_runs(ra, ka);
     free_runs(rb, kb);
     se_runset_free(&l.a);
     se_runset_free(&l.b);
