@@ -40,7 +40,6 @@ def two_level(runs, resamples, seed):
     stats = []
     for _ in range(resamples):
         pick = [g.next() % k for _ in range(k)]
-        t = []
         for j in pick:
             a, b = runs[j]
             if len(a) == len(b):
@@ -49,8 +48,7 @@ def two_level(runs, resamples, seed):
             else:
                 ra = [a[g.next() % len(a)] for _ in range(len(a))]
                 rb = [b[g.next() % len(b)] for _ in range(len(b))]
-            t.append(median(ra) / median(rb))
-        stats.append(median(t))
+            stats.append(median(ra) / median(rb))
     lo, hi = interval(stats)
     return point, lo, hi
 
