@@ -19,7 +19,7 @@
 
 /* One ratio. With one run: that run's ratio of medians and its within-run
  * 95% interval. With several: the median of the per-run ratios and the
- * two-level bootstrap 95% interval over the runs (se_ratio_two_level;
+ * two-level bootstrap 95% interval of a run's ratio (se_ratio_two_level;
  * docs/TIMING.md), so a verdict ("faster": hi < 1) carries the spread
  * between runs. Either way, the range of the per-run ratios. */
 typedef struct se_answer_ratio {

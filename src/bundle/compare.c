@@ -479,7 +479,7 @@ se_status se_compare_build(const char *const *dirs, size_t n, const se_compare_o
         if (st == SE_OK)
             json_array_append_new(pairs, pair);
     }
-    free_runs(ra, st == SE_OK || ra ? ka : 0);
+    free_runs(ra, ka);
     free_runs(rb, kb);
     se_runset_free(&l.a);
     se_runset_free(&l.b);
@@ -526,10 +526,10 @@ se_status se_compare_record_floor(const char *const *dirs, size_t n, const char 
         dirs = (const char *const *)rs.dirs;
         n = rs.n;
     }
-    if (n < 2) {
+    if (n < 2 || n > SE_RUNSET_MAX_RUNS) {
         se_runset_free(&rs);
-        return se_fail(err, SE_ERR_USAGE, "compare: --record-floor: needs two runs or more of "
-                       "one commit (got %zu)", n);
+        return se_fail(err, SE_ERR_USAGE, "compare: --record-floor: needs 2 to %d runs of one "
+                       "commit (got %zu)", SE_RUNSET_MAX_RUNS, n);
     }
     se_rundata *rd = NULL;
     st = load_runs(dirs, n, &rd, err);

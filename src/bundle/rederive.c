@@ -272,6 +272,12 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
     if (st != SE_OK)
         return st;
     r->c->shapes++;
+    if (sh->cols > SE_CHECK_MAX_ROW_COLS) {
+        problem(r, "checks: shape %s: rows of %" PRId64 " columns are over the %" PRId64
+                " verify regenerates", sh->spec, sh->cols, (int64_t)SE_CHECK_MAX_ROW_COLS);
+        se_check_plan_free(&plan);
+        return SE_OK;
+    }
     float *y[SE_NSTRATEGIES];
     load_outputs(dir, p, sh, &plan, y, r);
     float *xs = NULL;

@@ -31,6 +31,9 @@
 #define SE_CHECK_ROW_VALUES 16384 /* 64 KB of float32 per output */
 #define SE_CHECK_LONG_ROWS 3
 #define SE_CHECK_POS_VALUES 4096  /* 16 KB of float32 per output */
+/* The longest row verify regenerates (a float and a double per column):
+ * a run folder is untrusted, and its protocol may name rows of 2^31. */
+#define SE_CHECK_MAX_ROW_COLS (INT64_C(1) << 27)
 
 typedef struct se_check_plan {
     int64_t rows, cols;

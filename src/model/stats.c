@@ -436,7 +436,10 @@ se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resa
             return st;
     }
     ranked *ra = alloc_array(k, sizeof *ra), *rb = alloc_array(k, sizeof *rb);
-    double *per_run = alloc_array(k, sizeof *per_run), *stats = alloc_array(resamples, sizeof *stats);
+    double *per_run = alloc_array(k, sizeof *per_run);
+    double *stats = resamples <= SIZE_MAX / sizeof(double) / k
+                        ? alloc_array((size_t)resamples * k, sizeof *stats)
+                        : NULL;
     size_t *pick = alloc_array(k, sizeof *pick);
     size_t ready = 0;
     se_status st = SE_OK;
@@ -473,19 +476,18 @@ se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resa
             for (size_t i = 0; i < k; i++)
                 pick[i] = (size_t)(se_rng_next(&state) % k);
             for (size_t i = 0; i < k; i++) {
-                per_run[i] = draw_run_ratio(&ra[pick[i]], &rb[pick[i]], &state);
-                if (!isfinite(per_run[i])) {
+                double t = draw_run_ratio(&ra[pick[i]], &rb[pick[i]], &state);
+                stats[(size_t)r * k + i] = t;
+                if (!isfinite(t)) {
                     st = se_fail(err, SE_ERR_USAGE, "stats: two-level bootstrap: resample %u "
                                  "(seed %llu), run %zu: the ratio is not finite", r,
                                  (unsigned long long)seed, pick[i]);
                     break;
                 }
             }
-            if (st == SE_OK)
-                stats[r] = se_median(per_run, k);
         }
         if (st == SE_OK)
-            percentile_interval(stats, resamples, &res.lo, &res.hi);
+            percentile_interval(stats, (size_t)resamples * k, &res.lo, &res.hi);
     }
     if (st == SE_OK)
         *out = res;

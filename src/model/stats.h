@@ -71,17 +71,19 @@ typedef struct se_run_samples {
 } se_run_samples;
 
 /* The ratio a / b over k >= 1 separate runs, with a two-level bootstrap
- * 95% interval that carries the spread between runs (docs/TIMING.md, "The
- * two-level bootstrap"). The point value is the median (type 7) of the k
- * per-run ratios median(a_j) / median(b_j). Resample r = 0..resamples-1,
- * one generator from se_rng_seed(seed): first k run draws j_i = next() % k,
- * then for i = 0..k-1 in turn a within-run resample of run j_i drawn as
- * se_ratio_of_medians draws one (paired when na == nb, else a then b), whose
- * ratio of medians is t_i; the statistic is the median of t_0..t_{k-1}. The
- * interval is the 2.5th and 97.5th percentiles of the sorted statistics.
- * With k = 1 it is a within-run interval of that run (other draws than
- * se_ratio_of_medians's: the run draw comes first). Fails (SE_ERR_USAGE) on
- * k = 0, an empty or non-finite sample set or a zero median of b. */
+ * 95% interval of what one run shows, so it carries the spread between
+ * runs (docs/TIMING.md, "The two-level bootstrap"). The point value is the
+ * median (type 7) of the k per-run ratios median(a_j) / median(b_j).
+ * Resample r = 0..resamples-1, one generator from se_rng_seed(seed): first
+ * k run draws j_i = next() % k, then for i = 0..k-1 in turn a within-run
+ * resample of run j_i drawn as se_ratio_of_medians draws one (paired when
+ * na == nb, else a then b), whose ratio of medians is t_(r,i). The
+ * interval is the 2.5th and 97.5th percentiles of all resamples * k values
+ * t_(r,i), sorted: an interval for the ratio of a run, not only of their
+ * median, so a held-out run can be checked against it. With k = 1 it is a
+ * within-run interval of that run (other draws than se_ratio_of_medians's:
+ * the run draw comes first). Fails (SE_ERR_USAGE) on k = 0, an empty or
+ * non-finite sample set or a zero median of b. */
 se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
                              uint64_t seed, se_ratio *out, se_err *err);
 

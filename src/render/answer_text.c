@@ -54,8 +54,9 @@ static void caption_runs(char *buf, size_t size, const se_answer *a)
 {
     snprintf(buf, size, "Device time of each mechanism over stream's on the same shape (L2 warm; "
              "below 1 is faster): the median over %zu separate runs of each run's ratio of "
-             "medians. In brackets: the 95%% two-level bootstrap interval over those runs (runs "
-             "resampled, then samples within each run), which carries the spread between runs; "
+             "medians. In brackets: the 95%% two-level bootstrap interval of a run's ratio over "
+             "those runs (runs resampled, then samples within each run), which carries the "
+             "spread between runs; "
              "\"runs\": the lowest and highest ratio of a single run (docs/TIMING.md).",
              a->n_runs);
 }

@@ -3,7 +3,8 @@
 # for `softmax-evidence run` (no GPU needed): K separate processes, each on
 # the next GPU of CUDA_VISIBLE_DEVICES, their folders listed in runset.json
 # (which the real binary's run-set reader accepts); a failing run leaves no
-# runset.json; bad K and --gap are refused.
+# runset.json; bad K and --gap are refused; `table --set` over the
+# committed set.
 set -u
 src=$1 bin=$2
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
@@ -49,4 +50,14 @@ SE_BIN=$work/fake "$src/scripts/multirun.sh" 2 --gap -5 >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && grep -q "\-\-gap: '-5'" "$work/err" && ok "--gap -5 refused" || bad "--gap -5"
 SE_BIN=$work/fake "$src/scripts/multirun.sh" 2 --runs-dir x >/dev/null 2>"$work/err"
 [ $? -eq 2 ] && ok "--runs-dir refused" || bad "--runs-dir"
+# The committed set's consumers: table --set closes with the answer over
+# its runs; a run outside the set is told so.
+"$bin" table "$src/runs/reference" --set "$src/runs/answer-runs.json" >"$work/t.txt" 2>/dev/null
+grep -q "This answer rests on 2 separate runs of the same protocol, made over 18 minutes" "$work/t.txt" &&
+    grep -q "^Calibration, measured by leaving one run out: " "$work/t.txt" &&
+    ok "table --set: the answer over the set's 2 runs, with its calibration" || bad "table --set: $(grep -i 'rests on' "$work/t.txt")"
+perf=$(ls -d "$src"/runs/perf/*/ | sort | tail -1)
+"$bin" table "${perf%/}" --set "$src/runs/answer-runs.json" >"$work/t2.txt" 2>/dev/null
+grep -q "is not one of its runs" "$work/t2.txt" && ok "table --set of a run outside the set says so" ||
+    bad "table --set outside: $(tail -1 "$work/t2.txt")"
 [ "$fails" -eq 0 ]

@@ -279,6 +279,22 @@ static void test_changed_input_and_damaged_files_are_caught(void **state)
     assert_non_null(strstr(last_problem, "checks/40x1.stream.y.f32"));
 }
 
+/* A hostile protocol's rows of 2^27 + 1 columns are refused, not
+ * allocated. */
+static void test_rows_over_the_limit_are_a_problem_not_an_allocation(void **state)
+{
+    (void)state;
+    se_shape saved = proto.shapes[0];
+    size_t n = proto.n_shapes;
+    proto.shapes[0] = (se_shape){1, SE_CHECK_MAX_ROW_COLS + 1, "1xhuge"};
+    proto.n_shapes = 1;
+    se_rederive_counts c = rederive();
+    proto.shapes[0] = saved;
+    proto.n_shapes = n;
+    assert_int_equal(c.problems, 1);
+    assert_non_null(strstr(last_problem, "checks: shape 1xhuge: rows of 134217729 columns are over"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_bundle_rederives_every_case),
         cmocka_unit_test(test_flipped_output_value_is_caught_naming_it),
         cmocka_unit_test(test_changed_input_and_damaged_files_are_caught),
+        cmocka_unit_test(test_rows_over_the_limit_are_a_problem_not_an_allocation),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

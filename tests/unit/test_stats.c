@@ -423,11 +423,12 @@ static void test_ratio_with_zero_median_denominator_refused(void **state)
 }
 
 /* The two-level bootstrap exactly as stats.h states it, the obvious way:
- * run draws first, then each chosen run's resample sorted in full. */
+ * run draws first, then each chosen run's resample sorted in full; the
+ * interval over every resampled run's ratio. */
 static void reference_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
                                 uint64_t seed, double *point, double *lo, double *hi)
 {
-    double *stats = malloc(resamples * sizeof *stats), per[16], ra[256], rb[256];
+    double *stats = malloc(resamples * k * sizeof *stats), per[16], ra[256], rb[256];
     size_t pick[16];
     assert_non_null(stats);
     assert_true(k <= 16);
@@ -455,13 +456,12 @@ static void reference_two_level(const se_run_samples *runs, size_t k, unsigned r
                 for (size_t j = 0; j < u->nb; j++)
                     rb[j] = u->b[se_rng_next(&state) % u->nb];
             }
-            per[i] = sorted_median(ra, u->na) / sorted_median(rb, u->nb);
+            stats[r * k + i] = sorted_median(ra, u->na) / sorted_median(rb, u->nb);
         }
-        stats[r] = sorted_median(per, k);
     }
-    qsort(stats, resamples, sizeof *stats, cmp_double);
-    *lo = se_percentile_sorted(stats, resamples, 2.5);
-    *hi = se_percentile_sorted(stats, resamples, 97.5);
+    qsort(stats, resamples * k, sizeof *stats, cmp_double);
+    *lo = se_percentile_sorted(stats, resamples * k, 2.5);
+    *hi = se_percentile_sorted(stats, resamples * k, 97.5);
     free(stats);
 }
 
@@ -498,10 +498,10 @@ static void test_two_level_equals_reference_bit_for_bit(void **state)
 }
 
 /* Runs whose samples are all equal within each run: every within-run
- * resample gives the run's own ratio, so the statistic is a median of k
- * picks of the run ratios and, over enough resamples, the interval's ends
- * are the lowest and highest run ratio, wider than any within-run interval
- * (which is a point here). */
+ * resample gives the run's own ratio, so the pooled values are the run
+ * ratios, each about a third of the time, and the interval's ends are the
+ * lowest and highest run ratio, wider than any within-run interval (which
+ * is a point here). */
 static void test_two_level_carries_the_spread_between_runs(void **state)
 {
     (void)state;
