@@ -265,10 +265,11 @@ void se_sweep_doc_goals(se_doc *d, const se_rundata *rd, const se_sweep *s, cons
                    "the tiled algorithm needs beyond it, each from this run's controls: 5 "
                    "launches = copy + 4 x empty stream launch (%.2f us; stream, graph and PDL run "
                    "the five phases as five kernels, and graphs and PDL exist to undercut this); "
-                   "fusion = copy + (cooperative no-op - empty launch, %.2f us) + 4 x grid barrier "
-                   "(%.3f us); megakernel = copy + (its initialization alone on the shape - empty "
-                   "launch). Each strategy's column is its median (L2 warm) over its floor.",
-                s->empty_stream / 1e3, (s->coop_noop - s->empty_stream) / 1e3,
+                   "fusion = copy + max(0, cooperative no-op - empty launch) (%.2f us) + 4 x grid "
+                   "barrier (%.3f us); megakernel = copy + max(0, its initialization alone on the "
+                   "shape - empty launch). Each strategy's column is its median (L2 warm) over its "
+                   "floor.",
+                s->empty_stream / 1e3, fmax(0.0, s->coop_noop - s->empty_stream) / 1e3,
                 s->grid_barrier / 1e3);
     bound_table(d, s, g);
 }
