@@ -17,6 +17,7 @@
 #include "bundle/fsutil.h"
 #include "model/json.h"
 #include "bundle/paths.h"
+#include "bundle/records.h"
 #include "bundle/trace.h"
 
 /* Finds the shape and strategy of a case id in the run's protocol. */
@@ -89,6 +90,23 @@ static void print_summary(FILE *out, const char *case_id, const json_t *r)
             json_real_value(json_object_get(json_object_get(r, "overlap"), "fraction")));
 }
 
+/* run.json's task graph version (se_run_task_graph): the graph the run's
+ * traces are checked against. */
+static se_status run_task_graph(const char *dir, int *version, se_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    json_t *run = NULL;
+    se_status st = se_read_below(dir, SE_RUN_JSON, SE_JSON_MAX_BYTES, &text, &len, err);
+    if (st == SE_OK)
+        st = se_json_parse(text, len, SE_RUN_JSON, SE_RUN_FORMAT, 1, NULL, &run, err);
+    free(text);
+    if (st == SE_OK)
+        st = se_run_task_graph(run, version, err);
+    json_decref(run);
+    return st;
+}
+
 se_status se_trace_export(const char *dir, const char *case_id, const char *out_path, FILE *out,
                           se_err *err)
 {
@@ -102,9 +120,11 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     if (st != SE_OK)
         return st;
     const se_shape *shape = NULL;
-    int strategy = -1;
+    int strategy = -1, task_graph = SE_TASKGRAPH_V1;
     st = find_case(&p, case_id, &shape, &strategy, err);
-    se_taskgeom g = shape ? se_taskgeom_make(shape->rows, shape->cols, p.tile)
+    if (st == SE_OK)
+        st = run_task_graph(dir, &task_graph, err);
+    se_taskgeom g = shape ? se_taskgeom_make_v(shape->rows, shape->cols, p.tile, task_graph)
                           : se_taskgeom_make(1, 1, 1);
     se_trace t = {NULL, 0};
     if (st == SE_OK) {
