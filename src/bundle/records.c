@@ -10,6 +10,8 @@
 
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
+#include "model/json.h"
+#include "model/taskgraph.h"
 
 /* Days from 1970-01-01 to y-m-d (proleptic Gregorian). */
 static int64_t days_from_civil(int64_t y, int m, int d)
@@ -47,8 +49,10 @@ json_t *se_run_json(const se_run_info *r)
                         : r->arrays_saved && r->arrays_max_bytes > 0
                             ? json_integer((json_int_t)r->arrays_max_bytes)
                             : json_null();
+    json_t *graph = r->task_graph > 0 ? json_integer(r->task_graph) : NULL;
     json_t *run = json_pack(
-        "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o*, s:o, s:b, s:s, s:s}",
+        "{s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s}, s:b, s:o*, s:o, s:b, s:s, s:s, "
+        "s:o*}",
         "format", SE_RUN_FORMAT, "version", 1, "run_id", r->run_id, "started_utc",
         r->started_utc, "finished_utc", r->finished_utc, "status", "complete", "protocol",
         "source", r->protocol_source, "source_sha256", r->protocol_source_sha256, "bundle_copy",
@@ -61,10 +65,24 @@ json_t *se_run_json(const se_run_info *r)
         "megakernel",
         "a toy: it shows a persistent kernel's static schedule with per-row counters "
         "and its costs on this workload, not a model-scale megakernel result; its "
-        "counter reset runs inside every timed invocation");
+        "counter reset runs inside every timed invocation",
+        "task_graph", graph);
     if (run && r->checks_saved)
         json_object_set_new(run, "checks_saved", json_true());
     return run;
+}
+
+se_status se_run_task_graph(const json_t *run, int *version, se_err *err)
+{
+    *version = SE_TASKGRAPH_V1;
+    if (!json_object_get(run, "task_graph"))
+        return SE_OK;
+    json_int_t v;
+    se_status st = se_json_get_int(run, "task_graph", SE_TASKGRAPH_V1, SE_TASKGRAPH_VERSION, &v,
+                                   SE_RUN_JSON, err);
+    if (st == SE_OK)
+        *version = (int)v;
+    return st;
 }
 
 /* A string that may be absent, as JSON: the string or null. */

@@ -37,6 +37,10 @@ typedef struct se_run_info {
     const se_source_file *sources;
     size_t n_sources;
     int blocking_kernel;
+    /* The task graph the tiled kernels ran (SE_TASKGRAPH_VERSION,
+     * model/taskgraph.h); 0 leaves the key out, as the runs before packing
+     * wrote run.json. */
+    int task_graph;
     int checks_saved; /* checks/ written (bundle/rederive.h): run.json says so; 0 leaves the key out */
 } se_run_info;
 
@@ -47,8 +51,15 @@ int se_utc_seconds(const char *text, int64_t *seconds);
 
 /* run.json: the run's identity and times, the protocol's origin and
  * hashes, whether arrays were saved (and up to which input size), the
- * sources, the interleaving rule and the toy statement. */
+ * sources, the interleaving rule, the toy statement and the task graph's
+ * version. */
 json_t *se_run_json(const se_run_info *r);
+
+/* The task graph's version a run recorded in run.json ("task_graph"): 1
+ * where the key is absent (the runs before packing), else an integer from
+ * 1 to SE_TASKGRAPH_VERSION; anything else fails naming run.json and the
+ * field. */
+se_status se_run_task_graph(const json_t *run, int *version, se_err *err);
 
 /* A cooperative kernel's co-residency limit, written to environment.json as
  * gpu.cooperative_max_blocks_<group>, in the order given. */

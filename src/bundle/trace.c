@@ -39,12 +39,15 @@ void se_trace_task_name(const se_taskgeom *g, se_trace_kind kind, int64_t task, 
         return;
     }
     int ph;
-    int64_t row, tile;
-    se_task_decode(g, task, &ph, &row, &tile);
-    if (se_phase_is_tiled(ph))
-        snprintf(buf, size, "%c(%" PRId64 ",%" PRId64 ")", se_trace_phase_letter[ph], row, tile);
+    int64_t grp, tile;
+    se_task_decode(g, task, &ph, &grp, &tile);
+    if (g->group > 1) /* a packed group: its rows, first..last (one tile) */
+        snprintf(buf, size, "%c(%" PRId64 "..%" PRId64 ")", se_trace_phase_letter[ph],
+                 se_group_row0(g, grp), se_group_row0(g, grp) + se_group_rows(g, grp) - 1);
+    else if (se_phase_is_tiled(ph))
+        snprintf(buf, size, "%c(%" PRId64 ",%" PRId64 ")", se_trace_phase_letter[ph], grp, tile);
     else
-        snprintf(buf, size, "%c(%" PRId64 ")", se_trace_phase_letter[ph], row);
+        snprintf(buf, size, "%c(%" PRId64 ")", se_trace_phase_letter[ph], grp);
 }
 
 se_status se_trace_write(FILE *f, const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
@@ -55,8 +58,10 @@ se_status se_trace_write(FILE *f, const se_taskgeom *g, se_trace_kind kind, cons
         const se_trace_task *r = &t->v[i];
         int ph = -1;
         int64_t row = r->task, tile = 0;
-        if (kind != SE_TRACE_ROWS && r->task >= 0 && r->task < g->total)
+        if (kind != SE_TRACE_ROWS && r->task >= 0 && r->task < g->total) {
             se_task_decode(g, r->task, &ph, &row, &tile);
+            row = se_group_row0(g, row);
+        }
         char phase[4] = {ph >= 0 ? se_trace_phase_letter[ph] : '?', '\0'};
         fprintf(f, "%" PRId64 ",%s,%" PRId64 ",%" PRId64 ",%d,%d,%" PRIu64 ",%" PRIu64 "\n",
                 r->task, kind == SE_TRACE_ROWS ? "row" : phase, row, tile, r->block, r->sm,
@@ -364,8 +369,10 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
         char nm[64];
         int ph = -1;
         int64_t row = r->task, tile = 0;
-        if (kind != SE_TRACE_ROWS && r->task >= 0 && r->task < g->total)
+        if (kind != SE_TRACE_ROWS && r->task >= 0 && r->task < g->total) {
             se_task_decode(g, r->task, &ph, &row, &tile);
+            row = se_group_row0(g, row);
+        }
         se_trace_task_name(g, kind, r->task, nm, sizeof nm);
         char cat[4] = {ph >= 0 ? se_trace_phase_letter[ph] : 'R', '\0'};
         json_array_append_new(

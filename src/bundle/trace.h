@@ -66,7 +66,8 @@ int se_trace_kind_of(int strategy);
  * takes traces ("traces": false leaves them all out), and it can be traced. */
 int se_traced(const se_protocol *p, int s);
 
-/* "A(3,17)", "B(3)", or "row(3)" for rowblock. */
+/* "A(3,17)", "B(3)", "A(220..329)" and "B(220..329)" for a packed group
+ * (its rows, first..last), or "row(3)" for rowblock. */
 void se_trace_task_name(const se_taskgeom *g, se_trace_kind kind, int64_t task, char *buf,
                         size_t size);
 
@@ -111,23 +112,24 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
 #endif
 
 /* The traces of a run directory: every traced (shape, strategy) of the
- * protocol, read from traces/<case>.csv and checked, with the tracing cost
+ * protocol, read from traces/<case>.csv and checked against the task graph
+ * of version task_graph (run.json's, se_run_task_graph), with the tracing cost
  * from traces/<case>.untraced.csv and .traced.csv, the traced run's output
  * hash from traces/outputs.csv, and the %globaltimer resolution from
  * environment.json. The run writes traces.json with this; verify recomputes
  * it. *failures counts traces that fail their checks (each is also listed on
  * out). Missing files are errors naming them. */
-se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, json_t **report,
-                           size_t *failures, se_err *err);
+se_status se_traces_report(const se_protocol *p, const char *dir, int task_graph, FILE *out,
+                           json_t **report, size_t *failures, se_err *err);
 
 #define SE_TRACES_FORMAT "softmax-evidence-traces"
 
 /* One traced case of a run directory: its entry of traces.json "traces"
  * and of "tracing_cost"; *ok as se_trace_check. Fails naming a missing or
  * malformed file. */
-se_status se_trace_case_report(const se_protocol *p, const char *dir, const se_shape *sh,
-                               int strategy, FILE *out, json_t **entry, json_t **cost, int *ok,
-                               se_err *err);
+se_status se_trace_case_report(const se_protocol *p, const char *dir, int task_graph,
+                               const se_shape *sh, int strategy, FILE *out, json_t **entry,
+                               json_t **cost, int *ok, se_err *err);
 
 /* The "overlap" item that traces.json lists for an entry. */
 json_t *se_trace_overlap_item(const json_t *entry);

@@ -58,8 +58,9 @@ static void plist_add(plist *l, json_t *item, FILE *out, const char *name, const
 }
 
 /* A record read from a file carries phase, row and tile columns too; they
- * must say what the task id says. Records built in memory (col_phase
- * empty) have nothing to compare. */
+ * must say what the task id says (the row of a packed group's task is the
+ * group's first row). Records built in memory (col_phase empty) have
+ * nothing to compare. */
 static int columns_agree(const se_taskgeom *g, se_trace_kind kind, const se_trace_task *r)
 {
     if (!r->col_phase[0])
@@ -67,10 +68,10 @@ static int columns_agree(const se_taskgeom *g, se_trace_kind kind, const se_trac
     if (kind == SE_TRACE_ROWS)
         return strcmp(r->col_phase, "row") == 0 && r->col_row == r->task && r->col_tile == 0;
     int ph;
-    int64_t row, tile;
-    se_task_decode(g, r->task, &ph, &row, &tile);
-    return r->col_phase[0] == se_trace_phase_letter[ph] && r->col_phase[1] == '\0' && r->col_row == row &&
-           r->col_tile == tile;
+    int64_t grp, tile;
+    se_task_decode(g, r->task, &ph, &grp, &tile);
+    return r->col_phase[0] == se_trace_phase_letter[ph] && r->col_phase[1] == '\0' &&
+           r->col_row == se_group_row0(g, grp) && r->col_tile == tile;
 }
 
 int se_trace_cmp_u64(const void *a, const void *b)

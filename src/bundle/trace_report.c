@@ -108,11 +108,11 @@ static double timer_resolution(const char *dir)
     return r;
 }
 
-se_status se_trace_case_report(const se_protocol *p, const char *dir, const se_shape *sh,
-                               int strategy, FILE *out, json_t **entry, json_t **cost, int *ok,
-                               se_err *err)
+se_status se_trace_case_report(const se_protocol *p, const char *dir, int task_graph,
+                               const se_shape *sh, int strategy, FILE *out, json_t **entry,
+                               json_t **cost, int *ok, se_err *err)
 {
-    se_taskgeom g = se_taskgeom_make(sh->rows, sh->cols, p->tile);
+    se_taskgeom g = se_taskgeom_make_v(sh->rows, sh->cols, p->tile, task_graph);
     int kind = se_trace_kind_of(strategy);
     const char *name = se_strategy_get((se_strategy)strategy)->name;
     char id[SE_CASE_ID_SIZE], rel[200], urel[220], trel[220];
@@ -186,8 +186,8 @@ double se_trace_timer_resolution(const char *dir)
     return timer_resolution(dir);
 }
 
-se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, json_t **report,
-                           size_t *failures, se_err *err)
+se_status se_traces_report(const se_protocol *p, const char *dir, int task_graph, FILE *out,
+                           json_t **report, size_t *failures, se_err *err)
 {
     json_t *traces = json_array(), *costs = json_array(), *overlap = json_array();
     se_status st = SE_OK;
@@ -199,7 +199,8 @@ se_status se_traces_report(const se_protocol *p, const char *dir, FILE *out, jso
                 continue;
             json_t *entry = NULL, *cost = NULL;
             int ok = 0;
-            st = se_trace_case_report(p, dir, &p->shapes[i], s, out, &entry, &cost, &ok, err);
+            st = se_trace_case_report(p, dir, task_graph, &p->shapes[i], s, out, &entry, &cost,
+                                      &ok, err);
             if (st != SE_OK)
                 break;
             *failures += !ok;

@@ -221,7 +221,7 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
     static const char *const top[] = {"format", "version", "run_id", "started_utc",
                                       "finished_utc", "status", "protocol", "arrays_saved",
                                       "arrays_max_bytes", "source_files", "blocking_kernel",
-                                      "interleaving", "megakernel", "checks_saved"};
+                                      "interleaving", "megakernel", "checks_saved", "task_graph"};
     static const char *const proto_keys[] = {"source", "source_sha256", "bundle_copy",
                                              "bundle_copy_sha256"};
     unknown_keys(v, run, "", top, sizeof top / sizeof *top);

@@ -11,6 +11,7 @@
 
 #include "model/json.h"
 #include "bundle/paths.h"
+#include "bundle/records.h"
 #include "bundle/rundata.h"
 #include "model/strategy.h"
 #include "bundle/summary.h"
@@ -57,6 +58,13 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
     json_t *traces = json_object_get(saved, "traces"), *costs = json_object_get(saved, "tracing_cost");
     json_t *overlap = json_object_get(saved, "overlap");
     size_t before = v->problems, checked = 0, remote = 0, failures = 0, expected = 0, n_overlap = 0;
+    /* The graph the run's kernels ran: the runs before packing record none. */
+    int task_graph = SE_TASKGRAPH_V1;
+    se_err gerr = {{0}};
+    if (v->rd.run && se_run_task_graph(v->rd.run, &task_graph, &gerr) != SE_OK) {
+        verify_type_problem(v, &gerr);
+        return;
+    }
     for (size_t i = 0; i < p->n_shapes; i++)
         for (int s = 0; s < SE_NSTRATEGIES; s++) {
             int kind = se_trace_kind_of(s);
@@ -92,8 +100,8 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
             json_t *entry = NULL, *cost = NULL;
             int ok = 0;
             se_err err = {{0}};
-            if (se_trace_case_report(p, v->dir, &p->shapes[i], s, v->out, &entry, &cost, &ok,
-                                     &err) != SE_OK) {
+            if (se_trace_case_report(p, v->dir, task_graph, &p->shapes[i], s, v->out, &entry,
+                                     &cost, &ok, &err) != SE_OK) {
                 verify_problem(v, "%s: cannot be re-checked: %s", rel, err.msg);
                 continue;
             }

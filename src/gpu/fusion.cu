@@ -30,11 +30,8 @@ static __device__ __forceinline__ void se_fusion_rows(const se_gpu_problem *p,
             if (traced)
                 t0 = se_now_ns();
             se_packed_row_task(p, grp, phase);
-            if (traced) {
-                __syncthreads(); /* the task ends when every thread has written */
-                if (threadIdx.x == 0)
-                    se_trace_record(&p->trace, se_phase_base(g, phase) + grp, t0);
-            }
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(g, phase) + grp, t0);
         }
         return;
     }
@@ -94,8 +91,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
         }
         se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
                   se_tile_slot(&p, cache, cache_elems, k));
-        if (traced && threadIdx.x == 0)
-            se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
+        if (traced)
+            se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
     }
     grid.sync();
     se_fusion_rows(&p, &g, SE_PHASE_B);
@@ -106,8 +103,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
             t0 = se_now_ns();
         se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
                   se_tile_slot(&p, cache, cache_elems, k), se_group_sm(&p, id / p.tiles_per_row));
-        if (traced && threadIdx.x == 0)
-            se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
+        if (traced)
+            se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
     }
     grid.sync();
     se_fusion_rows(&p, &g, SE_PHASE_D);
@@ -118,11 +115,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
             t0 = se_now_ns();
         se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row,
                   se_tile_slot(&p, cache, cache_elems, k), se_group_sml(&p, id / p.tiles_per_row));
-        if (traced) {
-            __syncthreads(); /* the task ends when every thread has written */
-            if (threadIdx.x == 0)
-                se_trace_record(&p.trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
-        }
+        if (traced)
+            se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
     }
 }
 

@@ -183,8 +183,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
                 __syncthreads(); /* A reads the slot by rows, not as copied */
             }
             se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m));
-            if (traced && threadIdx.x == 0)
-                se_trace_record(&p->trace, se_phase_base(&g, SE_PHASE_A) + base + tile, t0);
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_A) + base + tile, t0);
         }
         se_mk_arrive(p, &g, grp, SE_PHASE_B, (int)mine, &s_last);
         if (mine < n)
@@ -194,8 +194,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
             if (traced)
                 t0 = se_now_ns();
             se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), rs);
-            if (traced && threadIdx.x == 0)
-                se_trace_record(&p->trace, se_phase_base(&g, SE_PHASE_C) + base + tile, t0);
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_C) + base + tile, t0);
         }
         se_mk_arrive(p, &g, grp, SE_PHASE_D, (int)mine, &s_last);
         if (mine < n)
@@ -205,11 +205,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
             if (traced)
                 t0 = se_now_ns();
             se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), rs);
-            if (traced) {
-                __syncthreads(); /* the task ends when every thread has written */
-                if (threadIdx.x == 0)
-                    se_trace_record(&p->trace, se_phase_base(&g, SE_PHASE_E) + base + tile, t0);
-            }
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_E) + base + tile, t0);
         }
         vis = se_mk_visit_at(vis.u_end, units, q, n, gridDim.x);
     }

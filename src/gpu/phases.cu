@@ -48,8 +48,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_con
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
     se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE);
-    if (p.trace.rec && threadIdx.x == 0)
-        se_trace_record(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    if (p.trace.rec)
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
 }
 
 /* Phases B and D: a warp per group where a group is a row split over
@@ -60,11 +60,8 @@ static __device__ __forceinline__ void se_phase_row(const se_gpu_problem *p, int
     uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
     if (p->group > 1) {
         se_packed_row_task(p, blockIdx.x, phase);
-        if (p->trace.rec) {
-            __syncthreads(); /* the task ends when every thread has written */
-            if (threadIdx.x == 0)
-                se_trace_record(&p->trace, se_id(p, phase, blockIdx.x, 0), t0);
-        }
+        if (p->trace.rec)
+            se_trace_tile_end(&p->trace, se_id(p, phase, blockIdx.x, 0), t0);
         return;
     }
     int64_t grp = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
@@ -92,8 +89,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_con
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
     se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE,
               se_group_sm(&p, id / p.tiles_per_row));
-    if (p.trace.rec && threadIdx.x == 0)
-        se_trace_record(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    if (p.trace.rec)
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_d(const __grid_constant__ se_gpu_problem p)
@@ -109,11 +106,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_con
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
     se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row, SE_NO_CACHE,
               se_group_sml(&p, id / p.tiles_per_row));
-    if (p.trace.rec) {
-        __syncthreads(); /* the task ends when every thread has written */
-        if (threadIdx.x == 0)
-            se_trace_record(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
-    }
+    if (p.trace.rec)
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
 }
 
 /* Blocks of the B and D launches (se_phase_row). */

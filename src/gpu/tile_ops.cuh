@@ -79,6 +79,17 @@ static __device__ __forceinline__ void se_trace_record(const se_trace_buf *tb, i
         tb->rec[k] = r;
     }
 }
+/* The end of a traced tile task: several threads write its results (a
+ * segment's first thread each piece's partials, every thread y), so the
+ * block synchronizes and thread 0 records. Uniform: every thread calls it. */
+static __device__ __forceinline__ void se_trace_tile_end(const se_trace_buf *tb, int64_t task,
+                                                         uint64_t start)
+{
+    __syncthreads();
+    if (threadIdx.x == 0)
+        se_trace_record(tb, task, start);
+}
+
 #define SE_FULL_MASK 0xffffffffu
 
 static __device__ __forceinline__ float se_warp_sum_f(float v)

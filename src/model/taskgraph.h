@@ -79,7 +79,7 @@ typedef struct se_taskgeom {
 /* The most rows a group holds: one row a thread of a tile's block
  * (SE_TILE_THREADS in gpu/kernels.h), so a tile function takes every row of
  * its tile in one pass and a packed row task gives each row a thread (a
- * loop over more cost the megakernel 424 bytes of register spills). Only
+ * loop over more made ptxas spill the megakernel's 40 registers). Only
  * rows under 16 columns (T = 4096) meet it: their tiles hold 256 C
  * elements. */
 #define SE_MAX_GROUP_ROWS 256

@@ -18,6 +18,7 @@
 #include "model/json.h"
 #include "bundle/paths.h"
 #include "bundle/remote.h"
+#include "bundle/records.h"
 #include "bundle/trace.h"
 #include "model/workload.h"
 
@@ -145,6 +146,23 @@ static int fill_chrome(FILE *f, const void *chrome)
     return json_dumpf(chrome, f, JSON_COMPACT | JSON_REAL_PRECISION(15)) == 0 ? 0 : -1;
 }
 
+/* run.json's task graph version (se_run_task_graph): the graph the run's
+ * traces are checked against. */
+static se_status run_task_graph(const char *dir, int *version, se_err *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    json_t *run = NULL;
+    se_status st = se_read_below(dir, SE_RUN_JSON, SE_JSON_MAX_BYTES, &text, &len, err);
+    if (st == SE_OK)
+        st = se_json_parse(text, len, SE_RUN_JSON, SE_RUN_FORMAT, 1, NULL, &run, err);
+    free(text);
+    if (st == SE_OK)
+        st = se_run_task_graph(run, version, err);
+    json_decref(run);
+    return st;
+}
+
 se_status se_trace_export(const char *dir, const char *case_id, const char *out_path, FILE *out,
                           se_err *err)
 {
@@ -158,12 +176,14 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     if (st != SE_OK)
         return st;
     const se_shape *shape = NULL;
-    int strategy = -1;
+    int strategy = -1, task_graph = SE_TASKGRAPH_V1;
     char canon[200];
     st = find_case(&p, case_id, &shape, &strategy, canon, sizeof canon, err);
     if (st == SE_OK)
         case_id = canon;
-    se_taskgeom g = shape ? se_taskgeom_make(shape->rows, shape->cols, p.tile)
+    if (st == SE_OK)
+        st = run_task_graph(dir, &task_graph, err);
+    se_taskgeom g = shape ? se_taskgeom_make_v(shape->rows, shape->cols, p.tile, task_graph)
                           : se_taskgeom_make(1, 1, 1);
     se_trace t = {NULL, 0};
     if (st == SE_OK) {

@@ -217,7 +217,8 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     if (st == SE_OK) {
         /* Built from the files just written, exactly as verify rebuilds it. */
         j = NULL;
-        st = se_traces_report(rs->p, rs->rd.tmp, stderr, &j, &trace_failures, err);
+        st = se_traces_report(rs->p, rs->rd.tmp, SE_TASKGRAPH_VERSION, stderr, &j,
+                              &trace_failures, err);
         if (st == SE_OK)
             st = se_rundir_write_json(&rs->rd, "traces.json", j, err);
         json_decref(j);
@@ -251,7 +252,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     se_run_info info = {rs->rd.id, rs->started, rs->finished, src->name, srchex, phex,
                         rs->o->save_arrays, 1, rs->o->arrays_max_bytes, sources,
                         se_embedded_count,
-                        !rs->o->no_blocking_kernel, 1};
+                        !rs->o->no_blocking_kernel, SE_TASKGRAPH_VERSION, 1};
     j = se_run_json(&info);
     free(sources);
     st = se_rundir_write_json(&rs->rd, "run.json", j, err);

@@ -317,7 +317,7 @@ if command -v python3 >/dev/null; then
     # trace's export of a rows trace whose 300,000 records overlap on one SM:
     # one block slot each, assigned in n log n: about 10 s (was quadratic:
     # about 60 s in a Release build, minutes under ASan).
-    mkdir -p "$work/tr/traces"; cp "$ref/environment.json" "$work/tr/"
+    mkdir -p "$work/tr/traces"; cp "$ref/environment.json" "$ref/run.json" "$work/tr/"
     python3 - "$ref/protocol.json" "$work/tr" <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1]))

@@ -20,6 +20,7 @@
 
 #include "model/json.h"
 #include "bundle/paths.h"
+#include "model/taskgraph.h"
 #include "bundle/records.h"
 #include "bundle/sha256.h"
 
@@ -101,7 +102,8 @@ static void test_run_json_is_reproduced_byte_for_byte(void **state)
                      json_is_true(json_object_get(j, "arrays_saved")),
                      json_object_get(j, "arrays_max_bytes") != NULL,
                      num_i(j, "arrays_max_bytes"), s, n,
-                     json_is_true(json_object_get(j, "blocking_kernel"))};
+                     json_is_true(json_object_get(j, "blocking_kernel")),
+                     (int)num_i(j, "task_graph")};
     json_t *w = se_run_json(&r);
     assert_same_bytes(SE_RUN_JSON, w);
     json_decref(w);
@@ -323,10 +325,44 @@ static void test_validation_json_is_reproduced_byte_for_byte(void **state)
     json_decref(j);
 }
 
+/* run.json's task_graph: absent in the runs before packing (version 1),
+ * else an integer this code knows; anything else names the field. */
+static void test_run_task_graph_is_1_when_absent_and_checked_when_present(void **state)
+{
+    (void)state;
+    int v = 0;
+    se_err err = {{0}};
+    json_t *run = json_pack("{s:s}", "run_id", "x");
+    assert_int_equal(se_run_task_graph(run, &v, &err), SE_OK);
+    assert_int_equal(v, SE_TASKGRAPH_V1);
+    json_object_set_new(run, "task_graph", json_integer(SE_TASKGRAPH_VERSION));
+    assert_int_equal(se_run_task_graph(run, &v, &err), SE_OK);
+    assert_int_equal(v, SE_TASKGRAPH_VERSION);
+    json_object_set_new(run, "task_graph", json_integer(SE_TASKGRAPH_VERSION + 1));
+    assert_int_equal(se_run_task_graph(run, &v, &err), SE_ERR_VALIDATION);
+    assert_non_null(strstr(err.msg, "run.json"));
+    assert_non_null(strstr(err.msg, "task_graph"));
+    json_object_set_new(run, "task_graph", json_string("2"));
+    assert_int_equal(se_run_task_graph(run, &v, &err), SE_ERR_VALIDATION);
+    assert_non_null(strstr(err.msg, "task_graph"));
+    json_decref(run);
+    /* The writer records the version it is given, and leaves it out at 0. */
+    se_run_info r = {"id", "s", "f", "p", "h1", "h2", 0, 0, 0, NULL, 0, 1, SE_TASKGRAPH_VERSION};
+    json_t *w = se_run_json(&r);
+    assert_int_equal(se_run_task_graph(w, &v, &err), SE_OK);
+    assert_int_equal(v, SE_TASKGRAPH_VERSION);
+    json_decref(w);
+    r.task_graph = 0;
+    w = se_run_json(&r);
+    assert_null(json_object_get(w, "task_graph"));
+    json_decref(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_run_json_is_reproduced_byte_for_byte),
+        cmocka_unit_test(test_run_task_graph_is_1_when_absent_and_checked_when_present),
         cmocka_unit_test(test_environment_json_is_reproduced_byte_for_byte),
         cmocka_unit_test(test_environment_json_records_where_the_run_ran),
         cmocka_unit_test(test_run_json_records_the_arrays_cap),

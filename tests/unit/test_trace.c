@@ -554,7 +554,7 @@ static void assert_round_trip(const se_taskgeom *g, se_trace_kind kind, const se
             se_task_decode(g, t->v[i].task, &ph, &r, &tl);
             char want[2] = {"ABCDE"[ph], '\0'};
             assert_string_equal(phase, want);
-            assert_int_equal(row, r);
+            assert_int_equal(row, se_group_row0(g, r)); /* a group's first row */
             assert_int_equal(tile, tl);
         }
     }
@@ -907,6 +907,76 @@ static void test_negative_values_in_a_trace_file_are_refused_with_the_line(void 
     assert_non_null(strstr(err.msg, "t.csv:2: negative values are not valid"));
 }
 
+/* A packed graph: 10 rows of 3 columns with tile 8 are 5 groups of 2 rows,
+ * 25 tasks. Its tasks are named and written by their rows, and a trace is
+ * checked against the graph of the run's version: the graph before packing
+ * (50 tasks) is another graph. */
+static void test_packed_group_tasks_are_named_by_rows_and_checked_per_group(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make(10, 3, 8);
+    assert_int_equal(g.group, 2);
+    assert_int_equal(g.total, 25);
+    char nm[64];
+    se_trace_task_name(&g, SE_TRACE_TASKS, se_task_id(&g, SE_PHASE_A, 0, 0), nm, sizeof nm);
+    assert_string_equal(nm, "A(0..1)");
+    se_trace_task_name(&g, SE_TRACE_TASKS, se_task_id(&g, SE_PHASE_D, 4, 0), nm, sizeof nm);
+    assert_string_equal(nm, "D(8..9)");
+    se_taskgeom odd = se_taskgeom_make(7, 2, 9); /* groups of 4 rows, the last of 3 */
+    se_trace_task_name(&odd, SE_TRACE_TASKS, se_task_id(&odd, SE_PHASE_E, 1, 0), nm, sizeof nm);
+    assert_string_equal(nm, "E(4..6)");
+
+    se_trace t = pipelined_trace(&g);
+    int ok;
+    json_t *rep = check(&g, SE_TRACE_TASKS, &t, &ok);
+    assert_int_equal(ok, 1);
+    assert_int_equal(jint(rep, "tasks_expected"), 25);
+    json_decref(rep);
+    assert_round_trip(&g, SE_TRACE_TASKS, &t);
+
+    /* Read back from its file, the row column is each group's first row: a
+     * record that gives the group's number instead is invalid. */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    se_err err = {{0}};
+    assert_int_equal(se_trace_write(f, &g, SE_TRACE_TASKS, &t, &err), SE_OK);
+    rewind(f);
+    se_trace back;
+    assert_int_equal(se_trace_read(f, "t.csv", &back, &err), SE_OK);
+    fclose(f);
+    rep = check(&g, SE_TRACE_TASKS, &back, &ok);
+    assert_int_equal(ok, 1);
+    json_decref(rep);
+    se_trace_task *b3 = rec(&back, se_task_id(&g, SE_PHASE_B, 3, 0));
+    assert_int_equal(b3->col_row, 6);
+    b3->col_row = 3;
+    rep = check(&g, SE_TRACE_TASKS, &back, &ok);
+    assert_int_equal(ok, 0);
+    assert_int_equal(jint(rep, "invalid_count"), 1);
+    json_decref(rep);
+    se_trace_free(&back);
+
+    /* The same records against the graph before packing: half its tasks
+     * are missing. A trace of that graph against the packed one: ids past
+     * the packed graph's 25 are invalid. */
+    se_taskgeom v1 = se_taskgeom_make_v(10, 3, 8, SE_TASKGRAPH_V1);
+    assert_int_equal(v1.total, 50);
+    rep = check(&v1, SE_TRACE_TASKS, &t, &ok);
+    assert_int_equal(ok, 0);
+    assert_int_equal(jint(rep, "missing_count"), 25);
+    json_decref(rep);
+    se_trace old = pipelined_trace(&v1);
+    rep = check(&v1, SE_TRACE_TASKS, &old, &ok);
+    assert_int_equal(ok, 1);
+    json_decref(rep);
+    rep = check(&g, SE_TRACE_TASKS, &old, &ok);
+    assert_int_equal(ok, 0);
+    assert_int_equal(jint(rep, "invalid_count"), 25);
+    json_decref(rep);
+    se_trace_free(&old);
+    se_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -920,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_rowblock_one_record_per_row_passes_missing_and_out_of_range_fail),
         cmocka_unit_test(test_end_before_start_is_invalid),
         cmocka_unit_test(test_csv_round_trip_and_refusals_name_the_line),
+        cmocka_unit_test(test_packed_group_tasks_are_named_by_rows_and_checked_per_group),
         cmocka_unit_test(test_chrome_export_gives_each_block_slot_a_track_and_each_edge_an_arrow),
         cmocka_unit_test(test_sm_summary_counts_gaps_and_merges_overlapping_tasks),
         cmocka_unit_test(test_file_records_whose_columns_or_sm_disagree_are_invalid),
