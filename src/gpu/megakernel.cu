@@ -85,7 +85,9 @@ static __device__ __forceinline__ void se_mk_arrive(const se_gpu_problem *p, con
 {
     int32_t *ctr = p->counters + (phase == SE_PHASE_B ? grp : p->groups + grp);
     const int whole = tiles == (int)p->tiles_per_row;
-    __syncthreads(); /* the tiles' partials are written (thread 0) */
+    /* the tiles' partials are written (by each row's segment leader:
+     * thread 0 where the group is one row) */
+    __syncthreads();
     if (!whole) {
         if (threadIdx.x == 0) {
             __threadfence();

@@ -32,6 +32,10 @@
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
 
+/* A packed group's rows get a thread each (se_packed_row_task) and a
+ * segment each in one pass (se_tile_a, se_tile_c). */
+static_assert(SE_MAX_GROUP_ROWS <= SE_TILE_THREADS, "a group has more rows than a tile's threads");
+
 /* Tracing: one thread of the task reads the global timer when the task
  * starts and appends a record when it ends. Untraced runs (trace.rec NULL)
  * skip both on a uniform branch. */
