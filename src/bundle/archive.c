@@ -327,7 +327,7 @@ static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, 
     se_status st = se_manifest_sha256_without(o->run, SE_MANIFEST_NAME, SE_REMOTE_JSON,
                                               r->manifest_sha256, err);
     if (st == SE_OK) /* the remote-only lines of the complete run's manifest */
-        st = se_remote_lines_sha256(priv, r, r->lines_sha256, err);
+        st = se_remote_lines_sha256(o->run, r, r->lines_sha256, err);
     if (st == SE_OK)
         st = se_remote_write(priv, SE_REMOTE_JSON, r, err);
     unsigned char d[32];

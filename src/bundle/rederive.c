@@ -295,14 +295,25 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
         if (st != SE_OK)
             break;
         r->c->rows_regenerated++;
-        if (xs && memcmp(xs + i * (size_t)sh->cols, x, (size_t)sh->cols * sizeof *x) != 0) {
-            int64_t c = 0;
-            while (memcmp(&xs[i * (size_t)sh->cols + (size_t)c], &x[c], sizeof *x) == 0)
-                c++;
-            problem(r, "%s: row %" PRId64 " col %" PRId64 ": stored input %.9g is not the "
-                    "generator's %.9g (seed %" PRIu64 ", offset %" PRId64 ")", xrel, plan.row[i],
-                    c, (double)xs[i * (size_t)sh->cols + (size_t)c], (double)x[c], p->seed,
-                    plan.row[i] * sh->cols + c);
+        if (xs) {
+            /* cuRAND's host generator is not the device's to the bit (its
+             * normal transform uses the CPU's math library: measured on the
+             * H200, docs/VALIDATION.md), so a stored row is the generator's
+             * within SE_CHECK_INPUT_TOL of the scale, and the reference is
+             * computed from the stored row, the device's own input. */
+            const float *xr = xs + i * (size_t)sh->cols;
+            double tol = SE_CHECK_INPUT_TOL * p->scale;
+            for (int64_t c = 0; c < sh->cols; c++) {
+                double d = fabs((double)xr[c] - (double)x[c]);
+                if (!(d <= tol)) {
+                    problem(r, "%s: row %" PRId64 " col %" PRId64 ": stored input %.9g is not the "
+                            "generator's %.9g within %g of the scale (seed %" PRIu64 ", offset %"
+                            PRId64 ")", xrel, plan.row[i], c, (double)xr[c], (double)x[c],
+                            SE_CHECK_INPUT_TOL, p->seed, plan.row[i] * sh->cols + c);
+                    break;
+                }
+            }
+            memcpy(x, xr, (size_t)sh->cols * sizeof *x);
         }
         se_reference_rms_softmax(x, 1, sh->cols, p->eps, ref);
         check_row(p, sh, &plan, i, ref, y, fails, r);
