@@ -84,6 +84,21 @@ expect 0 "4096x4096    cudnn                    43.07   [    42.93,     43.30]  
 expect 0 "4096x4096    megakernel_init           5.57   [     5.57,      5.63]        -                     -         -       -            -" table "$ref"
 expect 0 "8x1048576    rowblock                 29.54    0.631 torch-compile            59.58        2.017" table "$ref"
 expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
+# profile without Nsight Compute: its own exit code (8), not "no GPU" (6).
+if ! command -v ncu >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/ncu ]; then
+    cp -r "$ref" "$tmp/prof"; chmod -R u+w "$tmp/prof"
+    expect 8 "Nsight Compute (ncu) was not found" profile "$tmp/prof"
+    rm -rf "$tmp/prof"
+fi
+# verify --strict as its help says: a listed file that is absent fails it,
+# unless remote.json says the file lives in the run's archive.
+expect 0 "also fail on a file the manifest lists that is not present" verify --help
+expect 0 "unless remote.json says it lives in the run's archive" verify --help
+expect 0 "verify: OK" verify --strict "$ref"
+cp -r "$ref" "$tmp/gone"; chmod -R u+w "$tmp/gone"; rm "$tmp/gone/traces/5x4097.megakernel.csv"
+expect 0 "verify: OK" verify "$tmp/gone"
+expect 1 "counted with --strict" verify --strict "$tmp/gone"
+rm -rf "$tmp/gone"
 # trace: a remote-only trace says so and names the archive; a run without
 # traces says so instead of listing no strategies; 5xT+1 names a case.
 expect 5 "traces/4096x4096.stream.csv is remote-only" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
