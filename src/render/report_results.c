@@ -238,7 +238,7 @@ void se_rep_peers(se_doc *d, const se_rundata *rd)
         } else {
             char shown[600]; /* the run's text, made printable */
             int skipped = strcmp(se_json_str(e, "status", "?"), "skipped") == 0;
-            se_printable(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
+            se_printable_plain(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
             snprintf(cells[4], SE_REP_CELL, "%s: %.140s", skipped ? "skipped" : "error", shown);
             for (int k = 5; k < 9; k++)
                 snprintf(cells[k], SE_REP_CELL, "-");

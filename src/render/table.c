@@ -109,7 +109,7 @@ static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_cas
         } else {
             char shown[400]; /* the run's text, made printable for the terminal */
             int skipped = strcmp(status, "skipped") == 0;
-            se_printable(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
+            se_printable_plain(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
             fprintf(out, "%-12s %-17s %s: %.90s\n", shape, peer, skipped ? "skipped" : "error",
                     shown);
         }

@@ -79,6 +79,13 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
+# The reference run's peers.json holds Quack's coloured error text (made
+# before bench/peers.py dropped such sequences): the table shows it plain.
+expect 0 "quack-softmax     error: CUDADialectError: error[CUDA_LAUNCH_INVALID_CONFIG]: CUDA launch" table "$ref"
+out=$("$bin" table "$ref" 2>&1)
+if grep -qF '\x1b' <<<"$out" || grep -q $'\x1b' <<<"$out"; then
+    echo "FAIL: the peers table shows terminal escapes"; fails=$((fails + 1))
+else passes=$((passes + 1)); fi
 expect 0 "67 of 84 (peer, shape) cases passed validation, 0 failed, 17 errors" table "$ref"
 expect 0 "4096x4096    cudnn                    43.07   [    42.93,     43.30]    0.481        [0.478, 0.484]    3116.1   0.813        0.777" table "$ref"
 expect 0 "4096x4096    megakernel_init           5.57   [     5.57,      5.63]        -                     -         -       -            -" table "$ref"

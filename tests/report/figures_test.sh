@@ -170,6 +170,10 @@ for r in report.md report.html; do
     done
 done
 ok "report.md and report.html carry every section"
+# Terminal escapes in a peer's error (the reference run's Quack errors) are
+# dropped, not shown as \x1b.
+if grep -qF '\x1b' "$work/a/report.md" "$work/a/report.html"; then bad "the report shows terminal escapes (\\x1b)"
+else ok "the report shows no terminal escapes"; fi
 # About four significant digits: no number in the report carries seven or
 # more decimals (the profile's 17-digit values once did).
 long=$(grep -oE '[0-9]+\.[0-9]{7,}' "$work/a/report.md" | wc -l)
