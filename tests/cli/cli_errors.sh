@@ -79,6 +79,8 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
+expect 0 "intervals have zero width (e.g. 4.77-4.77). That is the timer's resolution" table "$ref" --format md
+expect 0 "device times come in steps of 32 ns" table "$ref" --format md
 # The reference run's peers.json holds Quack's coloured error text (made
 # before bench/peers.py dropped such sequences): the table shows it plain.
 expect 0 "quack-softmax     error: CUDADialectError: error[CUDA_LAUNCH_INVALID_CONFIG]: CUDA launch" table "$ref"
