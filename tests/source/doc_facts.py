@@ -3,6 +3,8 @@
 read back from the runs' own files:
   - docs/BUNDLE.md names the repeat run's GPU UUID and the reference's, and
     both runs' start times (environment.json gpu.uuid, run.json started_utc);
+  - docs/BUNDLE.md's count of the kernels resources.json lists (runs/reference)
+    against those src/gpu defines;
   - docs/SLURM.md's largest difference between the fleet's two GPUs, 1x1
     stream, gives the percentage and the microseconds that the two tasks'
     printed tables (logs/task-*.out.gz) give."""
@@ -32,6 +34,18 @@ for run in ["runs/reference"] + sorted(glob.glob(os.path.join(src, "runs/repeat/
         fails.append("docs/BUNDLE.md does not name %s's GPU %s" % (run, uuid))
     if start not in bundle and start[11:19] not in bundle:
         fails.append("docs/BUNDLE.md does not give %s's start %s" % (run, start))
+
+# resources.json lists every launched kernel; the doc says how many of how many.
+kernels = len(load("runs/reference/resources.json")["kernels"])
+m = re.search(r"(\d+) of the (\d+) in runs/reference", bundle)
+defined = set()
+for cu in glob.glob(os.path.join(src, "src/gpu/*.cu")):
+    text = open(cu).read()
+    defined |= set(re.findall(r"__global__ void(?: __launch_bounds__\([A-Z_0-9, ]+\))? (se_k_[a-z_0-9]+)\(", text))
+    defined |= set(re.findall(r"^SE_RB_KERNEL\((se_k_[a-z_0-9]+)", text, re.M))
+if not m or int(m.group(1)) != kernels or int(m.group(2)) != len(defined):
+    fails.append("docs/BUNDLE.md's resources.json count is not '%d of the %d in runs/reference'"
+                 % (kernels, len(defined)))
 
 slurm = " ".join(open(os.path.join(src, "docs/SLURM.md")).read().split())
 fleet = sorted(glob.glob(os.path.join(src, "runs/fleet/*/logs")))[0]
