@@ -9,7 +9,9 @@
 # so. Extra arguments go to `softmax-evidence run` (e.g. --shapes 8x4096,
 # --protocol FILE). SE_MAIN_STOP_AFTER=setup stops after the check of what is
 # needed, SE_MAIN_STOP_AFTER=configure after CMake's configure step
-# (docs/SETUP.md; tests/setup/main_setup_as_user.sh uses it).
+# (docs/SETUP.md; tests/setup/main_setup_as_user.sh uses it);
+# SE_MAIN_FIGURES=0 neither needs gnuplot nor draws figures (a GPU machine
+# without it: render the run elsewhere with `softmax-evidence figures`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stop=${SE_MAIN_STOP_AFTER:-}
@@ -43,6 +45,10 @@ trap 'rm -f "$dirfile"' EXIT
 # Figures, report and provenance of a run that verifies, into out/NAME
 # (figures verifies the run first and writes nothing if it does not).
 render() {
+    if [ "${SE_MAIN_FIGURES:-1}" = 0 ]; then
+        echo "main: SE_MAIN_FIGURES=0: no figures drawn; softmax-evidence figures $1 out/$2 draws them"
+        return 0
+    fi
     ./build/softmax-evidence figures "$1" "out/$2" || {
         echo "main: rendering $1 into out/$2 failed" >&2
         return 1
