@@ -108,6 +108,30 @@ cp -r "$ref" "$tmp/gone"; chmod -R u+w "$tmp/gone"; rm "$tmp/gone/traces/5x4097.
 expect 0 "verify: OK" verify "$tmp/gone"
 expect 1 "counted with --strict" verify --strict "$tmp/gone"
 rm -rf "$tmp/gone"
+# answer --format json: every ratio of the grid, as the md grid shows it;
+# --format summary: three to five sentences, numbers from the same answer.
+expect 2 "answer: --format: 'xml' is not text, md, summary or json" answer "$ref" --format xml
+"$bin" answer "$ref" --format json >"$tmp/answer.json" 2>/dev/null &&
+"$bin" answer "$ref" --format md >"$tmp/answer.md" 2>/dev/null &&
+"$bin" answer "$ref" --format summary >"$tmp/summary.txt" 2>/dev/null &&
+python3 - "$tmp/answer.json" "$tmp/answer.md" "$tmp/summary.txt" <<'PY'
+import json, re, sys
+a = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+summary = open(sys.argv[3]).read().strip()
+assert a["format"] == "softmax-evidence-answer" and a["n_runs"] == 1, a.get("format")
+assert len(a["shapes"]) == 14 and len(a["mechanisms"]) == 7
+for s in a["shapes"]:
+    for m, r in s["ratio_to_stream"].items():
+        cell = "%.3f (%.3f-%.3f)" % (r["ratio"], r["ci95"][0], r["ci95"][1])
+        assert cell in md, (s["shape"], m, cell)
+n = len(re.findall(r"[.!?](?:\s|$)", summary))
+assert 3 <= n <= 5, (n, summary)
+assert summary == a["summary"], "the JSON's summary is not --format summary's"
+g = a["shapes"][[s["shape"] for s in a["shapes"]].index("1x1")]["ratio_to_stream"]["graph-pdl"]
+assert "%.2f of stream's time on 1x1" % g["ratio"] in summary, summary
+PY
+if [ $? -eq 0 ]; then passes=$((passes + 1)); else echo "FAIL: answer --format json/summary"; fails=$((fails + 1)); fi
 # trace: a remote-only trace says so and names the archive; a run without
 # traces says so instead of listing no strategies; 5xT+1 names a case.
 expect 5 "traces/4096x4096.stream.csv is remote-only" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
