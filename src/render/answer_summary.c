@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/answer_text.h"
 #include "render/buf.h"
 
 static const se_answer_ratio *cell_of(const se_answer *a, size_t shape, int m)
@@ -234,7 +233,7 @@ static json_t *lines_json(const char *text)
     return arr;
 }
 
-void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref)
+void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref, const char *sentences)
 {
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("softmax-evidence-answer"));
@@ -284,18 +283,17 @@ void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref)
         summary[strcspn(summary, "\n")] = '\0';
     json_object_set_new(root, "summary", json_string(summary ? summary : ""));
     free(summary);
-    char *sentences = se_answer_sentences(a);
     json_object_set_new(root, "sentences", lines_json(sentences));
-    free(sentences);
     json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     fputc('\n', out);
     json_decref(root);
 }
 
-void se_answer_summary_print(FILE *out, const se_answer *a, const se_rundata *ref, int json)
+void se_answer_summary_print(FILE *out, const se_answer *a, const se_rundata *ref, int json,
+                             const char *sentences)
 {
     if (json) {
-        se_answer_json(out, a, ref);
+        se_answer_json(out, a, ref, sentences);
         return;
     }
     char *text = se_answer_summary(a, ref);

@@ -434,9 +434,11 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
     if (st == SE_OK) {
-        if (fmt == SE_ANSWER_SUMMARY || fmt == SE_ANSWER_JSON)
-            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON);
-        else
+        if (fmt == SE_ANSWER_SUMMARY || fmt == SE_ANSWER_JSON) {
+            char *text = se_answer_sentences(&a);
+            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON, text);
+            free(text);
+        } else
             se_answer_print(out, &a, fmt, 1);
         se_answer_free(&a);
     }

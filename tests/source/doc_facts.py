@@ -26,8 +26,8 @@ def load(path):
 
 bundle = open(os.path.join(src, "docs/BUNDLE.md")).read()
 bundle = " ".join(bundle.split())
-for run in ["runs/reference"] + sorted(glob.glob(os.path.join(src, "runs/repeat/*/"))):
-    run = os.path.relpath(run, src).rstrip("/")
+repeats = [os.path.relpath(d, src) for d in sorted(glob.glob(os.path.join(src, "runs/repeat/*/")))]
+for run in ["runs/reference"] + repeats:
     uuid = load(run + "/environment.json")["gpu"]["uuid"]
     start = load(run + "/run.json")["started_utc"]
     if uuid not in bundle:
