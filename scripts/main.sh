@@ -21,9 +21,20 @@ case "$stop" in
 esac
 scripts/deps.sh run || exit 1
 [ "$stop" = setup ] && { echo "main: everything a run needs is here (SE_MAIN_STOP_AFTER=setup: stopping)"; exit 0; }
-# The tests need cmocka, a run does not: without it the tests are not configured.
+# The tests need cmocka, a run does not: where CMake would not find it
+# (pkg-config, or cmocka.h in the standard, CPATH or CMAKE_PREFIX_PATH
+# folders) the tests are not configured; scripts/test.sh configures them.
+have_cmocka() {
+    pkg-config --exists cmocka 2>/dev/null && return 0
+    local d dirs=(/usr/include /usr/local/include)
+    IFS=: read -ra p <<<"${CPATH:-}:${C_INCLUDE_PATH:-}"; dirs+=("${p[@]}")
+    IFS=: read -ra p <<<"${CMAKE_PREFIX_PATH:-}"; for d in "${p[@]}"; do dirs+=("$d/include"); done
+    for d in "${dirs[@]}"; do [ -n "$d" ] && [ -f "$d/cmocka.h" ] && return 0; done
+    return 1
+}
 tests=()
-if ! pkg-config --exists cmocka 2>/dev/null; then
+if ! have_cmocka; then
+    echo "main: no cmocka here: building without the tests (-DSE_BUILD_TESTS=OFF)"
     tests=(-DSE_BUILD_TESTS=OFF)
 fi
 if [ "$stop" = configure ]; then
