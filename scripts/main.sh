@@ -9,7 +9,9 @@
 # so. Extra arguments go to `softmax-evidence run` (e.g. --shapes 8x4096,
 # --protocol FILE). SE_MAIN_STOP_AFTER=setup stops after the check of what is
 # needed, SE_MAIN_STOP_AFTER=configure after CMake's configure step
-# (docs/SETUP.md; tests/setup/main_setup_as_user.sh uses it).
+# (docs/SETUP.md; tests/setup/main_setup_as_user.sh uses it);
+# SE_MAIN_FIGURES=0 neither needs gnuplot nor draws figures (a GPU machine
+# without it: render the run elsewhere with `softmax-evidence figures`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stop=${SE_MAIN_STOP_AFTER:-}
@@ -19,9 +21,20 @@ case "$stop" in
 esac
 scripts/deps.sh run || exit 1
 [ "$stop" = setup ] && { echo "main: everything a run needs is here (SE_MAIN_STOP_AFTER=setup: stopping)"; exit 0; }
-# The tests need cmocka, a run does not: without it the tests are not configured.
+# The tests need cmocka, a run does not: where CMake would not find it
+# (pkg-config, or cmocka.h in the standard, CPATH or CMAKE_PREFIX_PATH
+# folders) the tests are not configured; scripts/test.sh configures them.
+have_cmocka() {
+    pkg-config --exists cmocka 2>/dev/null && return 0
+    local d dirs=(/usr/include /usr/local/include)
+    IFS=: read -ra p <<<"${CPATH:-}:${C_INCLUDE_PATH:-}"; dirs+=("${p[@]}")
+    IFS=: read -ra p <<<"${CMAKE_PREFIX_PATH:-}"; for d in "${p[@]}"; do dirs+=("$d/include"); done
+    for d in "${dirs[@]}"; do [ -n "$d" ] && [ -f "$d/cmocka.h" ] && return 0; done
+    return 1
+}
 tests=()
-if ! pkg-config --exists cmocka 2>/dev/null; then
+if ! have_cmocka; then
+    echo "main: no cmocka here: building without the tests (-DSE_BUILD_TESTS=OFF)"
     tests=(-DSE_BUILD_TESTS=OFF)
 fi
 if [ "$stop" = configure ]; then
@@ -43,6 +56,10 @@ trap 'rm -f "$dirfile"' EXIT
 # Figures, report and provenance of a run that verifies, into out/NAME
 # (figures verifies the run first and writes nothing if it does not).
 render() {
+    if [ "${SE_MAIN_FIGURES:-1}" = 0 ]; then
+        echo "main: SE_MAIN_FIGURES=0: no figures drawn; softmax-evidence figures $1 out/$2 draws them"
+        return 0
+    fi
     ./build/softmax-evidence figures "$1" "out/$2" || {
         echo "main: rendering $1 into out/$2 failed" >&2
         return 1

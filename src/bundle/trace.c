@@ -235,6 +235,21 @@ static slot_item slot_pop(slot_item *h, size_t *n)
     return top;
 }
 
+/* The greedy assignment's step: an occupant from s to e (starts only
+ * grow) takes the lowest slot whose last occupant has left by s, or a new
+ * one (counted in *count); returns the slot. */
+static size_t slot_take(slot_item *busy, size_t *n_busy, slot_item *idle, size_t *n_idle,
+                        size_t *count, uint64_t s, uint64_t e)
+{
+    while (*n_busy && busy[0].key <= s) {
+        size_t k = slot_pop(busy, n_busy).slot;
+        slot_push(idle, n_idle, (slot_item){k, k});
+    }
+    size_t k = *n_idle ? slot_pop(idle, n_idle).slot : (*count)++;
+    slot_push(busy, n_busy, (slot_item){e, k});
+    return k;
+}
+
 /* Microseconds from t0, exact to the nanosecond once printed with 15
  * significant digits (JSON_REAL_PRECISION(15) in the writer). */
 static double chrome_us(uint64_t ns, uint64_t t0)
@@ -298,16 +313,8 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
     for (size_t a = 0; a < nu;) {
         int sm = un[a].sm;
         size_t c = a, nslots = 0, n_busy = 0, n_idle = 0;
-        for (; c < nu && un[c].sm == sm; c++) {
-            /* Starts only grow: a slot that has been left stays free. */
-            while (n_busy && busy[0].key <= un[c].s) {
-                size_t k = slot_pop(busy, &n_busy).slot;
-                slot_push(idle, &n_idle, (slot_item){k, k});
-            }
-            size_t k = n_idle ? slot_pop(idle, &n_idle).slot : nslots++;
-            slot_push(busy, &n_busy, (slot_item){un[c].e, k});
-            un[c].slot = (int64_t)k;
-        }
+        for (; c < nu && un[c].sm == sm; c++)
+            un[c].slot = (int64_t)slot_take(busy, &n_busy, idle, &n_idle, &nslots, un[c].s, un[c].e);
         /* Within a block's stay, tasks that run at once (a fused block's
          * warps on rows of their own) take lanes of its slot the same way;
          * a slot has as many lanes as its busiest block needed. */
@@ -317,14 +324,8 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
             size_t nl = 0;
             n_busy = n_idle = 0;
             for (size_t i = un[u].first; i < un[u].first + un[u].n; i++) {
-                while (n_busy && busy[0].key <= sl[i].s) {
-                    size_t l = slot_pop(busy, &n_busy).slot;
-                    slot_push(idle, &n_idle, (slot_item){l, l});
-                }
-                size_t l = n_idle ? slot_pop(idle, &n_idle).slot : nl++;
-                slot_push(busy, &n_busy, (slot_item){sl[i].e, l});
                 sl[i].slot = un[u].slot;
-                sl[i].lane = (int64_t)l;
+                sl[i].lane = (int64_t)slot_take(busy, &n_busy, idle, &n_idle, &nl, sl[i].s, sl[i].e);
             }
             if (nl > lanes[un[u].slot])
                 lanes[un[u].slot] = nl;

@@ -27,6 +27,28 @@ void se_printable(const char *s, char *buf, size_t size)
     buf[o] = '\0';
 }
 
+void se_printable_plain(const char *s, char *buf, size_t size)
+{
+    char plain[4096];
+    size_t o = 0;
+    for (const unsigned char *c = (const unsigned char *)s; *c && o + 1 < sizeof plain; c++) {
+        if (c[0] == 0x1b && c[1] == '[') {
+            const unsigned char *e = c + 2;
+            while (*e >= 0x30 && *e <= 0x3f) /* parameters */
+                e++;
+            while (*e >= 0x20 && *e <= 0x2f) /* intermediates */
+                e++;
+            if (*e >= 0x40 && *e <= 0x7e) { /* final byte: the whole sequence goes */
+                c = e;
+                continue;
+            }
+        }
+        plain[o++] = (char)*c;
+    }
+    plain[o] = '\0';
+    se_printable(plain, buf, size);
+}
+
 const char *se_json_type_name(const json_t *j)
 {
     if (!j)

@@ -65,4 +65,9 @@ const char *se_json_type_name(const json_t *j);
  * \xNN, so text from an untrusted file cannot move the terminal's cursor. */
 void se_printable(const char *s, char *buf, size_t size);
 
+/* As se_printable, after dropping terminal colour and cursor sequences
+ * (ESC [ parameters, intermediates, final byte): for messages shown as text,
+ * such as a peer's error in a run made before bench/peers.py dropped them. */
+void se_printable_plain(const char *s, char *buf, size_t size);
+
 #endif

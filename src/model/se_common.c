@@ -29,6 +29,7 @@ int se_exit_code(se_status status)
     case SE_ERR_IO: return 5;
     case SE_ERR_NOMEM: return 5;
     case SE_ERR_SLOWER: return 7;
+    case SE_ERR_NO_TOOL: return 8;
     }
     return 5;
 }
@@ -45,6 +46,7 @@ const char *se_status_name(se_status status)
     case SE_ERR_NOMEM: return "out of host memory";
     case SE_ERR_VALIDATION: return "validation failed";
     case SE_ERR_SLOWER: return "slower than the gate";
+    case SE_ERR_NO_TOOL: return "missing tool";
     }
     return "unknown error";
 }

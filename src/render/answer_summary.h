@@ -23,8 +23,8 @@ char *se_answer_summary(const se_answer *a, const se_rundata *ref);
 
 /* The answer as one JSON object: the runs, per shape and mechanism the
  * ratio to stream with its interval and runs range, the head-to-head
- * ratios, the megakernel's initialization, the context and the sentences
- * (se_answer_sentences' text, given by the caller: render/answer_text.h). */
+ * ratios, the megakernel's initialization, the context, the summary and
+ * the answer's sentences (answer_text.h's se_answer_sentences, one a line). */
 void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref, const char *sentences);
 
 /* se_answer_json (json) or se_answer_summary's paragraph to out. */

@@ -493,11 +493,10 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
         st = se_answer_build(runs, n_dirs, &a, err);
     if (st == SE_OK) {
         if (fmt == SE_ANSWER_SUMMARY || fmt == SE_ANSWER_JSON) {
-            char *sentences = se_answer_sentences(&a);
-            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON, sentences);
-            free(sentences);
-        }
-        else
+            char *text = se_answer_sentences(&a);
+            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON, text);
+            free(text);
+        } else
             se_answer_print(out, &a, fmt, 1);
         se_answer_free(&a);
     }

@@ -61,14 +61,10 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         const char *what = se_json_str(mech[k], "what", "?");
         se_buf_printf(&data, "%s# block %zu: %s\n", k ? "\n\n" : "", k, what);
         for (size_t i = 0; i < ns; i++) {
-            const json_t *r = se_json_path(se_plot_case_of(rd, order[i], what),
-                                           "scopes.device.time_ratio_to_stream");
-            const json_t *ci = json_object_get(r, "ci95");
-            double v = se_json_num(r, "ratio");
-            double clo = json_number_value(json_array_get(ci, 0));
-            double chi = json_number_value(json_array_get(ci, 1));
-            if (!r || !(v > 0 && clo > 0 && chi > 0))
+            double r[3];
+            if (!se_plot_ratio_of(rd, order[i], what, r))
                 continue;
+            double v = r[0], clo = r[1], chi = r[2];
             char id[64];
             se_rundata_shape_id(order[i], id, sizeof id);
             se_buf_printf(&data, "%.4f\t%.17g\t%.17g\t%.17g\t%s\n",

@@ -45,17 +45,12 @@ typedef struct item {
 static int speedup_of(const se_rundata *rd, const se_shape *s, const item *it, double v[3])
 {
     if (!it->peer) {
-        const json_t *r = se_json_path(se_plot_case_of(rd, s, it->what),
-                                       "scopes.device.time_ratio_to_stream");
-        const json_t *ci = json_object_get(r, "ci95");
-        double ratio = se_json_num(r, "ratio");
-        double clo = json_number_value(json_array_get(ci, 0));
-        double chi = json_number_value(json_array_get(ci, 1));
-        if (!r || !(ratio > 0 && clo > 0 && chi > 0))
+        double r[3];
+        if (!se_plot_ratio_of(rd, s, it->what, r))
             return 0;
-        v[0] = 1 / ratio;
-        v[1] = 1 / chi;
-        v[2] = 1 / clo;
+        v[0] = 1 / r[0];
+        v[1] = 1 / r[2];
+        v[2] = 1 / r[1];
         return 1;
     }
     const json_t *st = se_json_path(se_plot_case_of(rd, s, "stream"), "scopes.device");

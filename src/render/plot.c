@@ -37,8 +37,8 @@ static const struct {
      se_fig_timelines},
     {"fig5_controls", "launch and grid-barrier controls, every sample, with medians",
      se_fig_controls},
-    {"fig6_distributions", "the spread of every case's samples around its median, cumulative, "
-     "per shape", se_fig_distributions},
+    {"fig6_distributions", "the spread of every case's samples around its median per shape: "
+     "quartile box, 5th-95th percentile whisker, min and max", se_fig_distributions},
     {"fig7_answer", "the answer: each mechanism's time over stream's per shape, smallest to "
      "largest, with 95% intervals (the README's figure)", se_fig_answer},
     {"fig8_rowlength", "fraction of the same-run copy against row length (log axis), one line per "

@@ -303,6 +303,17 @@ size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t 
     return n;
 }
 
+int se_plot_ratio_of(const se_rundata *rd, const se_shape *s, const char *what, double v[3])
+{
+    const json_t *r = se_json_path(se_plot_case_of(rd, s, what),
+                                   "scopes.device.time_ratio_to_stream");
+    const json_t *ci = json_object_get(r, "ci95");
+    v[0] = se_json_num(r, "ratio");
+    v[1] = json_number_value(json_array_get(ci, 0));
+    v[2] = json_number_value(json_array_get(ci, 1));
+    return r && v[0] > 0 && v[1] > 0 && v[2] > 0;
+}
+
 json_t *se_plot_case_of(const se_rundata *rd, const se_shape *s, const char *what)
 {
     char id[128];

@@ -99,6 +99,9 @@ se_status se_plot_finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_
 /* The strategies among summary.json's cases, in order (optionally only
  * those with a ratio to stream): the first case of each. */
 size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t **first);
+/* The device-scope (L2 warm) ratio to stream of `what` on shape s and its
+ * 95% interval, v = {ratio, low, high}; 0 where the run has none. */
+int se_plot_ratio_of(const se_rundata *rd, const se_shape *s, const char *what, double v[3]);
 /* summary.json's case of `what` on shape s, or NULL. */
 json_t *se_plot_case_of(const se_rundata *rd, const se_shape *s, const char *what);
 /* x tics at the shapes, with separators between them. */

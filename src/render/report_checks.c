@@ -14,7 +14,33 @@
 
 #include "bundle/paths.h"
 
-static void flatten(se_doc *d, const char *prefix, const json_t *o)
+void se_rep_path(char *buf, size_t size, const char *path, const se_rundata *rd)
+{
+    const char *src = se_json_str(se_json_path(rd->env, "source"), "source_dir", "");
+    size_t n = strlen(src);
+    if (path[0] != '/') {
+        snprintf(buf, size, "%s", path);
+    } else if (n > 1 && strncmp(path, src, n) == 0 && path[n] == '/') {
+        snprintf(buf, size, "%s", path + n + 1);
+    } else if (n > 1 && strcmp(path, src) == 0) {
+        snprintf(buf, size, "(the source folder, on the measuring machine)");
+    } else {
+        const char *base = strrchr(path, '/');
+        snprintf(buf, size, ".../%s", base[1] ? base + 1 : "");
+    }
+}
+
+/* A value of environment.json as the report shows it: an absolute path of
+ * the measuring machine relative to its source folder or shortened. */
+static void env_value(char *buf, size_t size, const json_t *v, const se_rundata *rd)
+{
+    if (json_is_string(v) && json_string_value(v)[0] == '/')
+        se_rep_path(buf, size, json_string_value(v), rd);
+    else
+        se_rep_num(buf, size, v);
+}
+
+static void flatten(se_doc *d, const char *prefix, const json_t *o, const se_rundata *rd)
 {
     const char *key;
     json_t *v;
@@ -24,7 +50,7 @@ static void flatten(se_doc *d, const char *prefix, const json_t *o)
         char name[SE_REP_CELL];
         snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", key);
         if (json_is_object(v)) {
-            flatten(d, name, v);
+            flatten(d, name, v, rd);
             continue;
         }
         char cells[2][SE_REP_CELL];
@@ -35,14 +61,14 @@ static void flatten(se_doc *d, const char *prefix, const json_t *o)
             cells[1][0] = '\0';
             json_array_foreach(v, i, x) {
                 char one[SE_REP_CELL];
-                se_rep_num(one, sizeof one, x);
+                env_value(one, sizeof one, x, rd);
                 int w = snprintf(cells[1] + used, SE_REP_CELL - used, "%s%s", i ? " " : "", one);
                 used += w > 0 ? (size_t)w : 0;
                 if (used >= SE_REP_CELL)
                     break;
             }
         } else {
-            se_rep_num(cells[1], SE_REP_CELL, v);
+            env_value(cells[1], SE_REP_CELL, v, rd);
         }
         se_rep_row(d, 2, cells);
     }
@@ -60,7 +86,8 @@ void se_rep_environment(se_doc *d, const se_rundata *rd)
     se_rep_version(rnd, sizeof rnd, se_rep_int(e, "software.curand_version"), 2);
     se_doc_para(d, "%s (compute capability %s, %lld SMs, L2 %.0f MiB, peak SM clock %.0f MHz); CUDA driver "
             "%s, runtime %s, nvcc %s (architectures %s), cuDNN %s loaded (%s compiled), cuRAND %s; "
-            "%%globaltimer resolution %.0f ns. Every field of environment.json follows.",
+            "%%globaltimer resolution %.0f ns. Every field of environment.json follows (paths of "
+            "the measuring machine relative to its source folder, or as .../name).",
          se_json_str(se_json_path(e, "gpu"), "name", "?"),
          se_json_str(se_json_path(e, "gpu"), "compute_capability", "?"), se_rep_int(e, "gpu.sm_count"),
          json_number_value(se_json_path(e, "gpu.l2_bytes")) / 1048576.0,
@@ -69,7 +96,7 @@ void se_rep_environment(se_doc *d, const se_rundata *rd)
          se_json_str(se_json_path(e, "software"), "cuda_architectures", "?"), dnn, dnnc, rnd,
          json_number_value(se_json_path(e, "globaltimer.smallest_step_ns")));
     se_doc_table(d, "field|value", NULL);
-    flatten(d, "", e);
+    flatten(d, "", e, rd);
     se_doc_table_end(d);
 }
 

@@ -206,11 +206,13 @@ void se_rep_peers(se_doc *d, const se_rundata *rd)
         return;
     }
     const json_t *env = json_object_get(pj, "environment");
+    char script[512];
+    se_rep_path(script, sizeof script, se_json_str(pj, "script", "?"), rd);
     se_doc_para(d, "%s (SHA-256 %s, copied to %s) timed torch %s (CUDA %s, Triton %s) on %s with the "
             "run's own input bytes: %s Each output was validated here against the float64 reference "
             "(%s, atol %g, rtol %g). Times are microseconds, GB/s counts one read of x and one "
             "write of y, fraction of copy is median(copy) / median (docs/PEERS.md).",
-         se_json_str(pj, "script", "?"), se_json_str(pj, "script_sha256", "?"),
+         script, se_json_str(pj, "script_sha256", "?"),
          se_json_str(pj, "script_copy", "?"), se_json_str(env, "torch_version", "?"),
          se_json_str(env, "torch_cuda_version", "?"), se_json_str(env, "triton_version", "-"),
          se_json_str(env, "device_name", "?"), se_json_str(pj, "timing", "?"),
@@ -238,7 +240,7 @@ void se_rep_peers(se_doc *d, const se_rundata *rd)
         } else {
             char shown[600]; /* the run's text, made printable */
             int skipped = strcmp(se_json_str(e, "status", "?"), "skipped") == 0;
-            se_printable(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
+            se_printable_plain(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
             snprintf(cells[4], SE_REP_CELL, "%s: %.140s", skipped ? "skipped" : "error", shown);
             for (int k = 5; k < 9; k++)
                 snprintf(cells[k], SE_REP_CELL, "-");

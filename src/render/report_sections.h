@@ -34,6 +34,10 @@ void se_rep_us(char *buf, size_t size, double ns);
 const char *se_rep_yes_no(const json_t *v);
 /* A JSON value as a table cell. */
 void se_rep_num(char *buf, size_t size, const json_t *v);
+/* A path recorded on the measuring machine, as the report shows it: relative
+ * to the run's source folder (environment.json source.source_dir) when inside
+ * it, else .../<last component>; a relative path as it is. */
+void se_rep_path(char *buf, size_t size, const char *path, const se_rundata *rd);
 /* An integer by dotted path, 0 when absent. */
 long long se_rep_int(const json_t *o, const char *path);
 /* "13.0" from 13000 (kind 0: driver and runtime), "9.14.0" from 91400

@@ -279,7 +279,12 @@ static se_status write_protocol(const se_site *s, se_err *err)
     se_doc_link(&d, "run/" SE_PROTOCOL_JSON, "run/" SE_PROTOCOL_JSON);
     se_doc_text(&d, ", has SHA-256 ");
     se_doc_code(&d, str(pr, "bundle_copy_sha256"));
-    se_doc_text(&d, ".");
+    se_doc_text(&d, ". Two hashes, because they are of two files: the first is of the protocol "
+                    "file as given (the bytes compiled into the binary, or the --protocol "
+                    "file), the second of the effective protocol the run wrote into its bundle "
+                    "(that file with any command-line overrides applied, written again with its "
+                    "keys in a fixed order), so they differ even without overrides. verify checks "
+                    "the second against the bundle's copy.");
     se_doc_heading(&d, 2, "Scopes");
     scope_item(&d, "device", "CUDA events around all launches of one instance, L2 warm, behind a "
                              "blocking kernel so host submission is excluded.");

@@ -109,7 +109,7 @@ static void print_peers(FILE *out, const se_rundata *rd, const json_t *shape_cas
         } else {
             char shown[400]; /* the run's text, made printable for the terminal */
             int skipped = strcmp(status, "skipped") == 0;
-            se_printable(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
+            se_printable_plain(se_json_str(e, skipped ? "reason" : "error", "?"), shown, sizeof shown);
             fprintf(out, "%-12s %-17s %s: %.90s\n", shape, peer, skipped ? "skipped" : "error",
                     shown);
         }
@@ -298,6 +298,35 @@ static const char *cell(char *buf, size_t size, const json_t *v, double scale, i
     return buf;
 }
 
+/* Why some intervals have zero width: device times come in steps of the
+ * GPU timer (environment.json's globaltimer.smallest_step_ns, 32 ns on the
+ * H200), so in a short case many samples tie at the median and every
+ * bootstrap resample's median is that same value. Counted from the rows. */
+static void zero_width_note(FILE *out, const se_rundata *rd, const json_t *rows)
+{
+    size_t i, n = 0, zero = 0;
+    double example = 0;
+    json_t *r;
+    json_array_foreach(rows, i, r) {
+        const json_t *ci = json_object_get(r, "median_ci95_ns");
+        if (strcmp(se_json_str(r, "shape", ""), "") == 0 || !json_is_array(ci))
+            continue;
+        n++;
+        if (json_number_value(json_array_get(ci, 0)) == json_number_value(json_array_get(ci, 1))) {
+            example = zero++ ? example : json_number_value(json_array_get(ci, 0));
+        }
+    }
+    if (!zero)
+        return;
+    double step = json_number_value(se_json_path(rd->env, "globaltimer.smallest_step_ns"));
+    fprintf(out, "*%zu of these %zu intervals have zero width (e.g. %.2f-%.2f). That is the "
+            "timer's resolution, not certainty: device times come in steps of %.0f ns (the "
+            "smallest %%globaltimer step, environment.json), so in a short case most samples tie "
+            "at the median and every bootstrap resample's median is that same value; read such "
+            "an interval as the median give or take one step (docs/TIMING.md).*\n\n",
+            zero, n, example / 1e3, example / 1e3, step > 0 ? step : 32.0);
+}
+
 static void print_md(FILE *out, const se_rundata *rd, const json_t *rows)
 {
     fprintf(out, "| shape | strategy | median (us) | 95%% interval (us) | ratio to stream | "
@@ -340,8 +369,9 @@ static void print_md(FILE *out, const se_rundata *rd, const json_t *rows)
     fprintf(out, "\n*Run %s, device time of one instance (L2 warm): median and its bootstrap 95%% "
             "interval; ratio: median over stream's on the same shape; of copy: the same-run "
             "copy's median over this one; vs best peer: the best peer's median over this one "
-            "(* marks the best peer itself).*\n\nRun-level controls (median device time): ",
-            rd->run_id);
+            "(* marks the best peer itself).*\n\n", rd->run_id);
+    zero_width_note(out, rd, rows);
+    fprintf(out, "Run-level controls (median device time): ");
     int first = 1;
     json_array_foreach(rows, i, r) {
         if (strcmp(se_json_str(r, "shape", "x"), "") != 0)

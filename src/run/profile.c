@@ -461,8 +461,9 @@ se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_e
     char exe[4096];
     ssize_t len = 0;
     if (!version[0])
-        st = se_fail(err, SE_ERR_NO_DEVICE, "profile: Nsight Compute (ncu) was not found; it "
-                     "comes with the CUDA toolkit");
+        st = se_fail(err, SE_ERR_NO_TOOL, "profile: Nsight Compute (ncu) was not found in "
+                     "/usr/local/cuda/bin or on PATH; it comes with the CUDA toolkit (exit 8: a "
+                     "missing tool, not a missing GPU)");
     /* A GPU must be visible here (not only to ncu's child): without one the
      * run is left as it is, with the reason. */
     if (st == SE_OK && ((ce = cudaGetDeviceCount(&devices)) != cudaSuccess || devices == 0))

@@ -105,7 +105,9 @@ static const cmd_doc cmd_docs[] = {
      "summary from the raw samples and re-checks the validation, every dependency trace and\n"
      "the PyTorch peers (docs/BUNDLE.md). A folder with SITE_MANIFEST.sha256 and no run\n"
      "manifest is checked as a site (docs/SITE.md).\n"
-     "  --strict           also fail on files listed but not present (remote-only)\n"
+     "  --strict           also fail on a file the manifest lists that is not present,\n"
+     "                     unless remote.json says it lives in the run's archive (those\n"
+     "                     are counted, not failed: --archive F checks them)\n"
      "  --trusted-key PUB  also check that MANIFEST.sha256.sig is an Ed25519 signature of\n"
      "                     the manifest by that public key (docs/SIGNING.md)\n"
      "  --archive F        also check the remote-only files against the archive F\n"
@@ -209,7 +211,8 @@ static const char exit_codes[] =
     "Exit status, the same in every command (docs/CLI.md): 0 all passed, 1 a validation\n"
     "or verification failed, 2 bad argument, 3 a device or memory limit, 4 a CUDA error,\n"
     "5 an I/O or host memory error (a missing or unreadable file or folder), 6 no CUDA\n"
-    "device, 7 compare --fail-if-slower: a case got slower than the gate.\n";
+    "device, 7 compare --fail-if-slower: a case got slower than the gate, 8 a program\n"
+    "the command runs is missing (profile: ncu).\n";
 
 static void print_run_options(FILE *out)
 {

@@ -154,7 +154,9 @@ if [ -d "$ref/profile" ]; then
     fi
 fi
 
-check "not a run directory" 5 "not a directory" -- "$work/nonexistent"
+check "a run directory that does not exist" 5 "nonexistent: does not exist" -- "$work/nonexistent"
+touch "$work/plainfile"
+check "not a run directory" 5 "plainfile: not a directory" -- "$work/plainfile"
 
 # peers.json (docs/PEERS.md). The reference run's peers were measured; these
 # replace them with the ones that can be written without a GPU: skipped, and
@@ -214,8 +216,10 @@ PY
     sed -i '0,/"error": "OutOfMemoryError/s//"error": "\\u001b[2J\\u001b[Hverify: OK\\r/' "$work/run/peers.json"
     rehash peers.json
     out=$("$bin" table "$work/run" 2>&1)
-    if ! grep -q $'\x1b' <<<"$out" && grep -qF '\x1b[2J\x1b[Hverify: OK\x0d' <<<"$out"; then
-        echo "ok: table prints a peer's error text escaped"; passes=$((passes + 1))
+    # Terminal sequences (ESC [ ... final) are dropped, any other control
+    # byte is escaped: nothing can move the cursor.
+    if ! grep -q $'\x1b' <<<"$out" && grep -qF 'error: verify: OK\x0d' <<<"$out"; then
+        echo "ok: table prints a peer's error text escaped, its terminal sequences dropped"; passes=$((passes + 1))
     else echo "FAIL: table printed a peer's error text raw:"; echo "$out" | grep -a "error:" | head -3 | cat -v; fails=$((fails + 1)); fi
     cp "$work/peers.saved" "$work/run/peers.json"; rehash peers.json
     sed -i '0,/"error": "OutOfMemoryError/s//"error": "Edited/' "$work/run/peers.json"

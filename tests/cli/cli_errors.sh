@@ -88,11 +88,59 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
+expect 0 "intervals have zero width (e.g. 4.77-4.77). That is the timer's resolution" table "$ref" --format md
+expect 0 "device times come in steps of 32 ns" table "$ref" --format md
+# The reference run's peers.json holds Quack's coloured error text (made
+# before bench/peers.py dropped such sequences): the table shows it plain.
+expect 0 "quack-softmax     error: CUDADialectError: error[CUDA_LAUNCH_INVALID_CONFIG]: CUDA launch" table "$ref"
+out=$("$bin" table "$ref" 2>&1)
+if grep -qF '\x1b' <<<"$out" || grep -q $'\x1b' <<<"$out"; then
+    echo "FAIL: the peers table shows terminal escapes"; fails=$((fails + 1))
+else passes=$((passes + 1)); fi
 expect 0 "67 of 84 (peer, shape) cases passed validation, 0 failed, 17 errors" table "$ref"
 expect 0 "4096x4096    cudnn                    43.07   [    42.93,     43.30]    0.481        [0.478, 0.484]    3116.1   0.813        0.777" table "$ref"
 expect 0 "4096x4096    megakernel_init           5.57   [     5.57,      5.63]        -                     -         -       -            -" table "$ref"
 expect 0 "8x1048576    rowblock                 29.54    0.631 torch-compile            59.58        2.017" table "$ref"
 expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
+# profile without Nsight Compute: its own exit code (8), not "no GPU" (6).
+if ! command -v ncu >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/ncu ]; then
+    cp -r "$ref" "$tmp/prof"; chmod -R u+w "$tmp/prof"
+    expect 8 "Nsight Compute (ncu) was not found" profile "$tmp/prof"
+    rm -rf "$tmp/prof"
+fi
+# verify --strict as its help says: a listed file that is absent fails it,
+# unless remote.json says the file lives in the run's archive.
+expect 0 "also fail on a file the manifest lists that is not present" verify --help
+expect 0 "unless remote.json says it lives in the run's archive" verify --help
+expect 0 "verify: OK" verify --strict "$ref"
+cp -r "$ref" "$tmp/gone"; chmod -R u+w "$tmp/gone"; rm "$tmp/gone/traces/5x4097.megakernel.csv"
+expect 0 "verify: OK" verify "$tmp/gone"
+expect 1 "counted with --strict" verify --strict "$tmp/gone"
+rm -rf "$tmp/gone"
+# answer --format json: every ratio of the grid, as the md grid shows it;
+# --format summary: three to five sentences, numbers from the same answer.
+expect 2 "answer: --format: 'xml' is not text, md, summary or json" answer "$ref" --format xml
+"$bin" answer "$ref" --format json >"$tmp/answer.json" 2>/dev/null &&
+"$bin" answer "$ref" --format md >"$tmp/answer.md" 2>/dev/null &&
+"$bin" answer "$ref" --format summary >"$tmp/summary.txt" 2>/dev/null &&
+python3 - "$tmp/answer.json" "$tmp/answer.md" "$tmp/summary.txt" <<'PY'
+import json, re, sys
+a = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+summary = open(sys.argv[3]).read().strip()
+assert a["format"] == "softmax-evidence-answer" and a["n_runs"] == 1, a.get("format")
+assert len(a["shapes"]) == 14 and len(a["mechanisms"]) == 7
+for s in a["shapes"]:
+    for m, r in s["ratio_to_stream"].items():
+        cell = "%.3f (%.3f-%.3f)" % (r["ratio"], r["ci95"][0], r["ci95"][1])
+        assert cell in md, (s["shape"], m, cell)
+n = len(re.findall(r"[.!?](?:\s|$)", summary))
+assert 3 <= n <= 5, (n, summary)
+assert summary == a["summary"], "the JSON's summary is not --format summary's"
+g = a["shapes"][[s["shape"] for s in a["shapes"]].index("1x1")]["ratio_to_stream"]["graph-pdl"]
+assert "%.2f of stream's time on 1x1" % g["ratio"] in summary, summary
+PY
+if [ $? -eq 0 ]; then passes=$((passes + 1)); else echo "FAIL: answer --format json/summary"; fails=$((fails + 1)); fi
 # trace: a remote-only trace says so and names the archive; a run without
 # traces says so instead of listing no strategies; 5xT+1 names a case.
 expect 5 "traces/4096x4096.stream.csv is remote-only" trace "$ref" 4096x4096.stream -o "$tmp/t.json"

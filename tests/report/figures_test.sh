@@ -148,6 +148,34 @@ for r in report.md report.html; do
     done
 done
 ok "report.md and report.html carry every section"
+# No absolute path of the measuring machine (environment.json's source
+# folder, command line, peers.json's script) in the report.
+abs=$(python3 - "$ref" "$work/a/report.md" "$work/a/report.html" <<'PY'
+import json, re, sys
+ref = sys.argv[1]
+paths = set()
+def walk(v):
+    if isinstance(v, dict):
+        for x in v.values(): walk(x)
+    elif isinstance(v, list):
+        for x in v: walk(x)
+    elif isinstance(v, str) and v.startswith("/"):
+        paths.add(v)
+walk(json.load(open(ref + "/environment.json")))
+walk(json.load(open(ref + "/peers.json")).get("script", ""))
+found = []
+for f in sys.argv[2:]:
+    text = open(f).read().replace("\\_", "_")
+    found += [f"{p} in {f.rsplit('/', 1)[1]}" for p in sorted(paths) if len(p) > 1 and p in text]
+print(len(paths), "; ".join(found))
+PY
+)
+if [ -z "${abs#* }" ] && [ "${abs%% *}" -gt 0 ]; then ok "the report holds none of the run's ${abs%% *} absolute paths of the measuring machine"
+else bad "the report shows absolute paths of the measuring machine: ${abs#* }"; fi
+# Terminal escapes in a peer's error (the reference run's Quack errors) are
+# dropped, not shown as \x1b.
+if grep -qF '\x1b' "$work/a/report.md" "$work/a/report.html"; then bad "the report shows terminal escapes (\\x1b)"
+else ok "the report shows no terminal escapes"; fi
 # About four significant digits: no number in the report carries seven or
 # more decimals (the profile's 17-digit values once did).
 long=$(grep -oE '[0-9]+\.[0-9]{7,}' "$work/a/report.md" | wc -l)

@@ -56,6 +56,11 @@ done
 imgs=$(grep -o 'data-images="[0-9]*"' "$work/index.dom" | grep -o '[0-9]*')
 [ "${imgs:-0}" -ge 3 ] && ok "the overview shows the headline figures ($imgs)" || bad "the overview shows $imgs figures"
 
+# The protocol page shows two protocol hashes and says why there are two.
+if grep -q "Two hashes, because they are of two files" "$work/protocol.dom"; then
+    ok "protocol.html explains its two protocol hashes"
+else bad "protocol.html shows two protocol hashes without saying why"; fi
+
 # Links: every local href and src resolves, every #anchor exists; no external resource.
 for f in "$site"/*.html; do
     page=$(basename "$f")

@@ -515,6 +515,7 @@ static void test_exit_codes_follow_the_documented_mapping(void **state)
     assert_int_equal(se_exit_code(SE_ERR_IO), 5);
     assert_int_equal(se_exit_code(SE_ERR_NOMEM), 5);
     assert_int_equal(se_exit_code(SE_ERR_SLOWER), 7);
+    assert_int_equal(se_exit_code(SE_ERR_NO_TOOL), 8);
 }
 
 int main(void)
