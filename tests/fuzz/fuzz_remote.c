@@ -48,7 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!se_remote_has(&r, r.files[i]))
                 abort(); /* a listed path is always found */
         se_remote_free(&r);
+        /* Only a remote.json that loads reaches verify's judgement of it
+         * against the rest (a whole verify: the slow part). */
+        se_verify_run(run, 1, NULL, &err);
     }
-    se_verify_run(run, 1, NULL, &err);
     return 0;
 }

@@ -237,6 +237,41 @@ static void test_eps_changes_the_result_of_a_small_row(void **state)
     assert_true(y[0] < 0.85); /* sigma(2) = 0.8808 without eps */
 }
 
+/* verify's streamed re-check (se_ref_row, fed in chunks of any size) gives
+ * bit for bit what se_reference_rms_softmax writes: the recorded counts and
+ * max errors of a run must match exactly. */
+static void test_row_statistics_in_chunks_are_bitwise_the_reference(void **state)
+{
+    (void)state;
+    enum { ROWS = 3, COLS = 1031 };
+    static float x[ROWS * COLS];
+    static double y[ROWS * COLS];
+    uint32_t g = 12345;
+    for (int i = 0; i < ROWS * COLS; i++) {
+        g = g * 1664525u + 1013904223u;
+        x[i] = ((float)(g >> 8) / 16777216.0f - 0.5f) * 40.0f;
+    }
+    se_reference_rms_softmax(x, ROWS, COLS, 1e-6, y);
+    const int64_t chunks[] = {1, 7, 256, COLS};
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+        for (int r = 0; r < ROWS; r++) {
+            const float *xr = x + (int64_t)r * COLS;
+            se_ref_row st;
+            se_ref_row_init(&st);
+            for (int64_t c = 0; c < COLS; c += chunks[k])
+                se_ref_row_squares(&st, xr + c, c + chunks[k] <= COLS ? chunks[k] : COLS - c);
+            se_ref_row_scale(&st, COLS, 1e-6);
+            for (int64_t c = 0; c < COLS; c += chunks[k])
+                se_ref_row_max(&st, xr + c, c + chunks[k] <= COLS ? chunks[k] : COLS - c);
+            for (int64_t c = 0; c < COLS; c += chunks[k])
+                se_ref_row_exps(&st, xr + c, c + chunks[k] <= COLS ? chunks[k] : COLS - c);
+            for (int c = 0; c < COLS; c++) {
+                double v = se_ref_value(&st, xr[c]);
+                assert_memory_equal(&v, &y[(int64_t)r * COLS + c], sizeof v);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_scaling_by_a_power_of_two_is_bitwise_invariant),
         cmocka_unit_test(test_eps_makes_an_all_zero_row_uniform),
         cmocka_unit_test(test_eps_changes_the_result_of_a_small_row),
+        cmocka_unit_test(test_row_statistics_in_chunks_are_bitwise_the_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
