@@ -95,6 +95,7 @@ int main(int argc, char **argv)
         free(ref);
         se_check_plan_free(&plan);
     }
+    se_protocol_free(&p);
     se_path_join(run, "run.json", path, sizeof path);
     json_t *j = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
     if (!j)

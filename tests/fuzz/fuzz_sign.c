@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     snprintf(fuzz_pub, sizeof fuzz_pub, "%s/fuzz-pub.pem", tmp);
     snprintf(sig, sizeof sig, "%s/%s", dir, SE_MANIFEST_SIG);
     EVP_PKEY *k = EVP_PKEY_Q_keygen(NULL, NULL, "ED25519");
-    FILE *kf = fopen(key, "wb"), *pf = fopen(pub, "wb");
+    /* The private key is the owner's alone: sign refuses one others can
+       read, as ssh does (hostile L11). */
+    int kfd = open(key, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    FILE *kf = kfd >= 0 ? fdopen(kfd, "wb") : NULL, *pf = fopen(pub, "wb");
     if (!k || !kf || !pf || !PEM_write_PrivateKey(kf, k, NULL, NULL, 0, NULL, NULL) ||
         !PEM_write_PUBKEY(pf, k))
         abort();

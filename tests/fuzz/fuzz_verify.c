@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bundle/fsutil.h"
 #include "bundle/verify.h"
@@ -50,7 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     se_err err;
     se_verify_run(run, 1, NULL, &err);
-    if (se_copy_file(orig, path, &err) != SE_OK)
+    /* se_copy_file makes a new file only (it never replaces one). */
+    unlink(path);
+    if (se_copy_file(orig, path, &err) != SE_OK) {
+        fprintf(stderr, "fuzz_verify: cannot restore %s: %s\n", path, err.msg);
         abort();
+    }
     return 0;
 }
