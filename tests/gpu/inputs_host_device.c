@@ -1,8 +1,9 @@
 /*
  * inputs_host_device.c [SHAPES...] - the input the run generates on the GPU
- * (run/inputs.c: cuRAND's device generator, then se_k_outliers) is bit for
- * bit what bundle/rederive.h regenerates on the host (cuRAND's host
- * generator, same type, seed, scale and offsets, then the outliers), both
+ * (run/inputs.c: cuRAND's device generator, then se_k_outliers) is, within
+ * SE_CHECK_INPUT_TOL of the scale, what bundle/rederive.h regenerates on the
+ * host (cuRAND's host generator, same type, seed, scale and offsets, then
+ * the outliers; the two differ in the last bits, measured on the H200), both
  * for the whole array at once and row by row from each row's offset (every
  * row of the rederive plan, and the rows of a whole small shape). This is
  * what lets verify re-derive a case's correctness on a CPU. Exits 77 (a
