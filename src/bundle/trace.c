@@ -31,6 +31,17 @@ int se_traced(const se_protocol *p, int s)
     return p->traces && ((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0;
 }
 
+int se_trace_too_large(const se_protocol *p, const se_shape *sh)
+{
+    int64_t tiles = (sh->cols + p->tile - 1) / p->tile;
+    return sh->rows > SE_TRACE_MAX_ROW_TILES / tiles;
+}
+
+int se_traced_case(const se_protocol *p, int s, const se_shape *sh)
+{
+    return se_traced(p, s) && !se_trace_too_large(p, sh);
+}
+
 void se_trace_task_name(const se_taskgeom *g, se_trace_kind kind, int64_t task, char *buf,
                         size_t size)
 {

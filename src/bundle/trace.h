@@ -66,6 +66,20 @@ int se_trace_kind_of(int strategy);
  * takes traces ("traces": false leaves them all out), and it can be traced. */
 int se_traced(const se_protocol *p, int s);
 
+/* The most (row, tile) pairs, rows x ceil(cols / tile), of a shape that is
+ * traced: 2^18. Its trace file stays far below SE_TRACE_MAX_BYTES with any
+ * task graph (8388608x1 would write 581 MB, measured on the H200); a larger
+ * shape is timed and validated, not traced. Independent of the task graph's
+ * version, so a run and a later verify agree on it. */
+#define SE_TRACE_MAX_ROW_TILES ((int64_t)1 << 18)
+
+/* 1 when a run of protocol p traces strategy s on shape sh: se_traced, and
+ * the shape within SE_TRACE_MAX_ROW_TILES. */
+int se_traced_case(const se_protocol *p, int s, const se_shape *sh);
+
+/* 1 when shape sh is too large to trace under protocol p's tile. */
+int se_trace_too_large(const se_protocol *p, const se_shape *sh);
+
 /* "A(3,17)", "B(3)", "A(220..329)" and "B(220..329)" for a packed group
  * (its rows, first..last), or "row(3)" for rowblock. */
 void se_trace_task_name(const se_taskgeom *g, se_trace_kind kind, int64_t task, char *buf,

@@ -195,7 +195,7 @@ se_status se_traces_report(const se_protocol *p, const char *dir, int task_graph
     for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++) {
         for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
             int kind = se_trace_kind_of(s);
-            if (!se_traced(p, s))
+            if (!se_traced_case(p, s, &p->shapes[i]))
                 continue;
             json_t *entry = NULL, *cost = NULL;
             int ok = 0;

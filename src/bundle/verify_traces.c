@@ -68,7 +68,7 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
     for (size_t i = 0; i < p->n_shapes; i++)
         for (int s = 0; s < SE_NSTRATEGIES; s++) {
             int kind = se_trace_kind_of(s);
-            if (!se_traced(p, s))
+            if (!se_traced_case(p, s, &p->shapes[i]))
                 continue;
             expected++;
             char id[SE_CASE_ID_SIZE], rel[200];

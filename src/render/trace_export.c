@@ -42,7 +42,8 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
     for (size_t i = 0; dot && i < p->n_shapes; i++)
         for (int s = 0; s < SE_NSTRATEGIES; s++) {
             if (p->shapes[i].rows != want.rows || p->shapes[i].cols != want.cols ||
-                strcmp(dot + 1, se_strategy_get((se_strategy)s)->name) != 0 || !se_traced(p, s))
+                strcmp(dot + 1, se_strategy_get((se_strategy)s)->name) != 0 ||
+                !se_traced_case(p, s, &p->shapes[i]))
                 continue;
             *shape = &p->shapes[i];
             *strategy = s;
@@ -50,6 +51,14 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
                      p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
             return SE_OK;
         }
+    for (size_t i = 0; dot && i < p->n_shapes; i++)
+        if (p->shapes[i].rows == want.rows && p->shapes[i].cols == want.cols &&
+            se_trace_too_large(p, &p->shapes[i]))
+            return se_fail(err, SE_ERR_USAGE,
+                           "trace: no traced case '%s': shape %" PRId64 "x%" PRId64 " has more "
+                           "than %" PRId64 " (row, tile) pairs, so the run timed and validated it "
+                           "without tracing it (its trace file would pass 256 MiB; docs/TRACES.md)",
+                           case_id, want.rows, want.cols, SE_TRACE_MAX_ROW_TILES);
     /* The run's own traced cases, as <shapes> x <strategies>. */
     char shapes[400] = "", strategies[300] = "";
     for (size_t i = 0, used = 0; i < p->n_shapes && used < sizeof shapes; i++) {

@@ -128,6 +128,8 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
 se_status se_run_trace_shape(run_state *rs, se_case *c, se_timer *t, se_err *err)
 {
     const se_protocol *p = rs->p;
+    if (se_trace_too_large(p, &c->shape))
+        return SE_OK; /* timed and validated, not traced (SE_TRACE_MAX_ROW_TILES) */
     se_taskgeom g = se_taskgeom_make(c->shape.rows, c->shape.cols, p->tile);
     /* Room for every task twice, so that duplicates are recorded too. */
     se_trace_buf tb = {NULL, NULL, (int32_t)(2 * (g.total > g.rows ? g.total : g.rows) + 64)};
@@ -139,7 +141,7 @@ se_status se_run_trace_shape(run_state *rs, se_case *c, se_timer *t, se_err *err
     }
     se_status st = SE_OK;
     for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++)
-        if (se_traced(p, s))
+        if (se_traced_case(p, s, &c->shape))
             st = trace_strategy(rs, c, (se_strategy)s, tb, t, err);
     cudaFree(tb.rec);
     cudaFree(tb.count);

@@ -977,6 +977,49 @@ static void test_packed_group_tasks_are_named_by_rows_and_checked_per_group(void
     se_trace_free(&t);
 }
 
+static se_shape shape_of(int64_t rows, int64_t cols)
+{
+    se_shape sh;
+    memset(&sh, 0, sizeof sh);
+    sh.rows = rows;
+    sh.cols = cols;
+    return sh;
+}
+
+/* A shape of more than 2^18 (row, tile) pairs is timed, not traced: the
+ * bound that keeps 8388608x1's trace (581 MB on the H200) out of a run. */
+static void test_shapes_past_the_row_tile_bound_are_not_traced(void **state)
+{
+    (void)state;
+    se_protocol p;
+    memset(&p, 0, sizeof p);
+    p.tile = 4096;
+    p.traces = 1;
+    p.strategies = ~0u;
+    int s = -1;
+    for (int k = 0; k < SE_NSTRATEGIES && s < 0; k++)
+        if (se_trace_kind_of(k) >= 0)
+            s = k;
+    assert_true(s >= 0);
+    const int64_t shapes_in[][2] = {{262144, 1}, {256, 1048576}, {4096, 4096}, {1, (int64_t)4096 << 18},
+                                    {65536, 4096}};
+    const int64_t shapes_out[][2] = {{8388608, 1}, {262145, 7}, {1, ((int64_t)4096 << 18) + 1},
+                                     {262145, 4096}, {131073, 8192}};
+    for (size_t i = 0; i < sizeof shapes_in / sizeof shapes_in[0]; i++) {
+        se_shape sh = shape_of(shapes_in[i][0], shapes_in[i][1]);
+        assert_false(se_trace_too_large(&p, &sh));
+        assert_true(se_traced_case(&p, s, &sh));
+    }
+    for (size_t i = 0; i < sizeof shapes_out / sizeof shapes_out[0]; i++) {
+        se_shape sh = shape_of(shapes_out[i][0], shapes_out[i][1]);
+        assert_true(se_trace_too_large(&p, &sh));
+        assert_false(se_traced_case(&p, s, &sh));
+    }
+    se_shape small = shape_of(1, 7);
+    p.traces = 0; /* "traces": false leaves every case out */
+    assert_false(se_traced_case(&p, s, &small));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -995,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_sm_summary_counts_gaps_and_merges_overlapping_tasks),
         cmocka_unit_test(test_file_records_whose_columns_or_sm_disagree_are_invalid),
         cmocka_unit_test(test_negative_values_in_a_trace_file_are_refused_with_the_line),
+        cmocka_unit_test(test_shapes_past_the_row_tile_bound_are_not_traced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
