@@ -69,12 +69,12 @@ for h in "${harnesses[@]}"; do
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1)
+    cov=$(grep -ao 'cov: [0-9]* ft: [0-9]*' "$log" | tail -1) # -a: a harness may print its input's bytes
     if [ "$rc" -eq 0 ]; then
         echo "fuzz_$h: ok: ${execs:-?} executions in ${secs} s (${speed:-?} exec/s), ${cov:-no coverage line}, corpus $(ls "$corpus" | wc -l) inputs"
         passed=$((passed + 1))
     else
-        echo "fuzz_$h: FAILED (exit $rc), log $log, inputs in $crashes:"; grep -E "ERROR|SUMMARY|runtime error" "$log" | head -5
+        echo "fuzz_$h: FAILED (exit $rc), log $log, inputs in $crashes:"; grep -aE "ERROR|SUMMARY|runtime error" "$log" | head -5
         failed=$((failed + 1))
     fi
 done
