@@ -5,7 +5,8 @@
 # its "NAME:begin" and "NAME:end" markers:
 #   summary   the answer in plain sentences (`softmax-evidence answer ...
 #             --format summary`) and its figure, docs/figures/fig7_answer.png
-#             (`softmax-evidence figures runs/reference`, fig7_answer)
+#             (`softmax-evidence figures runs/reference --set SET`, fig7_answer:
+#             the set's points and intervals, as the sentences)
 #   walltime  how long the reference run took (run.json's started_utc and
 #             finished_utc) and how many shapes its protocol has
 #   answer    `softmax-evidence answer ... --format md`
@@ -30,12 +31,12 @@ fail() { echo "readme-answer: $*" >&2; exit 1; }
     fail "softmax-evidence answer ${runs[*]} failed"
 "$bin" table runs/reference --format md >"$new/table" 2>/dev/null ||
     fail "softmax-evidence table runs/reference --format md failed"
-"$bin" figures runs/reference "$new/figures" >/dev/null 2>&1 ||
-    fail "softmax-evidence figures runs/reference failed (is gnuplot installed?)"
+"$bin" figures runs/reference "$new/figures" --set "$set_file" >/dev/null 2>&1 ||
+    fail "softmax-evidence figures runs/reference --set $set_file failed (is gnuplot installed?)"
 [ -f "$new/figures/fig7_answer.png" ] || fail "figures drew no fig7_answer.png"
 {
     printf '**The answer.** %s\n\n' "$(cat "$new/summary.txt")"
-    printf '<img src="docs/figures/fig7_answer.png" width="85%%" alt="Fig. 7: each mechanism'"'"'s device time over stream'"'"'s per shape, smallest to largest, with 95%% intervals (runs/reference)">\n'
+    printf '<img src="docs/figures/fig7_answer.png" width="80%%" alt="Fig. 7: each mechanism'"'"'s device time over stream'"'"'s per shape, smallest to largest, with the 95%% intervals of one more run over the run set">\n'
 } >"$new/summary"
 # The reference run's wall time, from its own run.json.
 python3 - runs/reference/run.json runs/reference/protocol.json runs/reference/environment.json >"$new/walltime" <<'PY' ||
@@ -59,7 +60,7 @@ for m in summary walltime answer table; do
         fail "README.md has no $m:begin/$m:end markers"
 done
 declare -A what=(
-    [summary]="softmax-evidence answer --set $set_file --format summary, and fig7_answer of softmax-evidence figures runs/reference"
+    [summary]="softmax-evidence answer --set $set_file --format summary, and fig7_answer of softmax-evidence figures runs/reference --set $set_file"
     [walltime]="runs/reference/run.json's started_utc and finished_utc"
     [answer]="softmax-evidence answer --set $set_file --format md"
     [table]="softmax-evidence table runs/reference --format md")

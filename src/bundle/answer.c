@@ -209,7 +209,23 @@ static int column_of(const se_answer *a, const char *name)
     return -1;
 }
 
-/* ma / mb over the runs that have both: the two-level interval over all of
+/* The answer's interval of a run's ratio from k runs (docs/TIMING.md, "The
+ * answer's interval"): the two-level bootstrap's, widened where k >= 2 to
+ * the run-level prediction interval of the k per-run ratios `own`. */
+static se_status run_interval(const se_run_samples *u, const double *own, size_t k,
+                              unsigned resamples, uint64_t seed, se_ratio *r, se_err *err)
+{
+    se_status st = se_ratio_two_level(u, k, resamples, seed, r, err);
+    double lo, hi;
+    if (st == SE_OK && k >= 2 && resamples > 0 &&
+        (st = se_run_prediction(own, k, &lo, &hi, err)) == SE_OK) {
+        r->lo = lo < r->lo ? lo : r->lo;
+        r->hi = hi > r->hi ? hi : r->hi;
+    }
+    return st;
+}
+
+/* ma / mb over the runs that have both: the answer's interval over all of
  * them, the per-run range, and each run held out against the interval of
  * the others. */
 static se_status over_runs(const se_rundata *ref, const shape_samples *s, int ca, int cb,
@@ -218,11 +234,12 @@ static se_status over_runs(const se_rundata *ref, const shape_samples *s, int ca
     if (ca < 0 || cb < 0)
         return SE_OK;
     se_run_samples *u = calloc(s->n_runs + 1, sizeof *u), *rest = calloc(s->n_runs + 1, sizeof *rest);
-    double *own = calloc(s->n_runs + 1, sizeof *own);
-    if (!u || !rest || !own) {
+    double *own = calloc(s->n_runs + 1, sizeof *own), *rest_own = calloc(s->n_runs + 1, sizeof *own);
+    if (!u || !rest || !own || !rest_own) {
         free(u);
         free(rest);
         free(own);
+        free(rest_own);
         return se_fail(err, SE_ERR_NOMEM, "answer: out of memory");
     }
     size_t k = 0;
@@ -240,7 +257,7 @@ static se_status over_runs(const se_rundata *ref, const shape_samples *s, int ca
     se_status st = SE_OK;
     if (k > 0) {
         se_ratio r;
-        st = se_ratio_two_level(u, k, resamples, seed, &r, err);
+        st = run_interval(u, own, k, resamples, seed, &r, err);
         if (st == SE_OK) {
             out->present = 1;
             out->ratio = r.ratio;
@@ -251,10 +268,12 @@ static se_status over_runs(const se_rundata *ref, const shape_samples *s, int ca
     for (size_t h = 0; k > 1 && h < k && st == SE_OK; h++) {
         size_t m = 0;
         for (size_t j = 0; j < k; j++)
-            if (j != h)
+            if (j != h) {
+                rest_own[m] = own[j];
                 rest[m++] = u[j];
+            }
         se_ratio r;
-        st = se_ratio_two_level(rest, m, resamples, seed, &r, err);
+        st = run_interval(rest, rest_own, m, resamples, seed, &r, err);
         if (st == SE_OK) {
             out->held_out++;
             out->covered += own[h] >= r.lo && own[h] <= r.hi;
@@ -268,6 +287,7 @@ static se_status over_runs(const se_rundata *ref, const shape_samples *s, int ca
     free(u);
     free(rest);
     free(own);
+    free(rest_own);
     return st;
 }
 

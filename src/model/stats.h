@@ -87,6 +87,22 @@ typedef struct se_run_samples {
 se_status se_ratio_two_level(const se_run_samples *runs, size_t k, unsigned resamples,
                              uint64_t seed, se_ratio *out, se_err *err);
 
+/* The 97.5th percentile of Student's t with df >= 1 degrees of freedom:
+ * df 1 to 100 from a table (the quantiles to 9 decimals, found by bisection
+ * on the t CDF integrated by Simpson's rule; tests/bootstrap/t_quantiles.py
+ * recomputes them), beyond it the Cornish-Fisher expansion to 1 / df^3
+ * (within 1e-7 there). 0 for df = 0. */
+double se_t975(size_t df);
+
+/* The run-level 95% prediction interval of one more run's ratio from k >= 2
+ * per-run ratios r_j > 0 (docs/TIMING.md, "The answer's interval"): on
+ * L_j = log r_j in order, m = sum L_j / k, s^2 = sum (L_j - m)^2 / (k - 1),
+ * h = se_t975(k - 1) * s * sqrt(1 + 1 / k); lo = exp(m - h), hi = exp(m + h).
+ * Exact under normal, exchangeable runs; it does not shrink as k grows, as
+ * a rerun's spread does not. Fails (SE_ERR_USAGE) on k < 2 or a ratio that
+ * is not finite and positive. */
+se_status se_run_prediction(const double *ratio, size_t k, double *lo, double *hi, se_err *err);
+
 /* The ratio x / y of two sides of separate runs (compare's several runs a
  * side; docs/COMPARE.md): kx runs of x samples, ky runs of y samples, no
  * pairing. A side's statistic is the median (type 7) of its runs'

@@ -192,8 +192,9 @@ static void basis_sentence(se_buf *b, const se_answer *a, const se_rundata *ref)
             if (r->present && r->n_runs > 1 && (r->run_max - r->run_min) / r->ratio > spread)
                 spread = (r->run_max - r->run_min) / r->ratio;
         }
-    se_buf_printf(b, "%zu runs: a ratio moved by up to %.0f%% between them, so a smaller "
-                  "difference is noise.", a->n_runs, spread * 100.0);
+    se_buf_printf(b, "%zu runs (a ratio moved by up to %.0f%% between them); \"beats\": the "
+                  "95%% interval of one more run's ratio is below 1%s.", a->n_runs,
+                  spread * 100.0, a->n_runs == 2 ? " (wide with 2 runs)" : "");
 }
 
 char *se_answer_summary(const se_answer *a, const se_rundata *ref)

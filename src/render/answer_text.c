@@ -54,9 +54,11 @@ static void caption_runs(char *buf, size_t size, const se_answer *a)
 {
     snprintf(buf, size, "Device time of each mechanism over stream's on the same shape (L2 warm; "
              "below 1 is faster): the median over %zu separate runs of each run's ratio of "
-             "medians. In brackets: the 95%% two-level bootstrap interval of a run's ratio over "
-             "those runs (runs resampled, then samples within each run), which carries the "
-             "spread between runs; "
+             "medians. In brackets: the 95%% interval of one more run's ratio: the two-level "
+             "bootstrap's (runs resampled, then samples within each run), widened to the "
+             "run-level prediction interval (Student's t with one degree of freedom fewer than "
+             "runs, on the runs' log ratios), so it carries the spread between runs and does not "
+             "shrink as runs are added; "
              "\"runs\": the lowest and highest ratio of a single run (docs/TIMING.md).",
              a->n_runs);
 }
@@ -75,9 +77,10 @@ static void calibration_footnote(se_buf *b, const se_answer *a)
 {
     if (!a->multi || a->calib_all.checked == 0)
         return;
-    char others[48];
+    char others[128];
     if (a->n_runs == 2)
-        snprintf(others, sizeof others, "run (a within-run interval)");
+        snprintf(others, sizeof others, "run (a within-run interval: one run has no spread "
+                 "between runs to predict from)");
     else
         snprintf(others, sizeof others, "%zu runs", a->n_runs - 1);
     se_buf_printf(b, "Calibration, measured by leaving one run out: %d of %d held-out ratios "
@@ -130,7 +133,7 @@ static void vs_lines(se_buf *b, const se_answer *a)
         if (!any)
             continue;
         se_buf_printf(b, "%s over %s (device time, paired by round; 95%% %s interval%s):", na,
-                      nb, a->multi ? "two-level" : "within-run",
+                      nb, a->multi ? "run-level" : "within-run",
                       a->multi ? "; runs range" : "");
         for (size_t i = 0; i < a->n_shapes; i++) {
             const se_answer_ratio *r = &a->vs[i * SE_NVS + (size_t)k];
@@ -266,9 +269,14 @@ static void runs_sentence(se_buf *b, const se_answer *a)
         }
     se_buf_printf(b, "This answer rests on %zu separate runs of the same protocol, made over "
                   "%.0f minutes (%s to %s); every ratio, interval, verdict and count above is "
-                  "over those runs (two-level bootstrap), and a single run's ratio moved by at "
-                  "most %.1f%% of the median ratio.\n",
-                  a->n_runs, a->span_s / 60.0, a->first_start, a->last_end, spread * 100.0);
+                  "over those runs (an interval of one more run's ratio), and a single run's "
+                  "ratio moved by at most %.1f%% of the median ratio.%s\n",
+                  a->n_runs, a->span_s / 60.0, a->first_start, a->last_end, spread * 100.0,
+                  a->n_runs == 2 ? " With 2 runs the spread between runs rests on one difference "
+                                   "per ratio (1 degree of freedom), so a difference of a few "
+                                   "percent is level; 5 runs or more (scripts/multirun.sh) narrow "
+                                   "the intervals."
+                                 : "");
 }
 
 char *se_answer_sentences(const se_answer *a)
@@ -376,7 +384,7 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
     char *text = se_answer_sentences(a);
     each_line(text, doc_item, d);
     free(text);
-    char cap[512];
+    char cap[1024];
     caption(cap, sizeof cap, a);
     se_doc_begin(d, SE_DOC_PARA);
     se_doc_em(d, cap);
@@ -442,7 +450,7 @@ void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int co
         fprintf(out, "  %s\n", line);
     }
     free(text);
-    char cap[512];
+    char cap[1024];
     caption(cap, sizeof cap, a);
     fprintf(out, "%s\n", cap);
     grid_text(out, a);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "model/strategy.h"
+#include "render/answer_text.h"
 
 /* Shapes smallest to largest (elements; protocol order among equals). */
 static int by_size(const void *x, const void *y)
@@ -22,9 +23,36 @@ static int by_size(const void *x, const void *y)
     return ea < eb ? -1 : ea > eb ? 1 : (a < b ? -1 : a > b);
 }
 
+/* The answer's ratio of mechanism `what` on shape `id` over a run set
+ * (figures --set), or 0 where the answer lacks it. */
+static int set_ratio_of(const se_answer *a, const char *id, const char *what, double r[3])
+{
+    for (size_t i = 0; i < a->n_shapes; i++) {
+        if (strcmp(a->shape[i], id) != 0)
+            continue;
+        for (int m = 0; m < a->n_mech; m++) {
+            const se_answer_ratio *c = &a->cell[i * (size_t)a->n_mech + (size_t)m];
+            if (c->present && strcmp(se_strategy_get(a->mech[m])->name, what) == 0) {
+                r[0] = c->ratio, r[1] = c->lo, r[2] = c->hi;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
+    /* With --set, the answer over the set's runs (its points and intervals
+     * of one more run's ratio), as the README's sentences beside it. */
+    se_answer set;
+    se_err aerr = {{0}};
+    int over_set = se_answer_of_run(rd, &set, &aerr) == SE_OK;
+    if (over_set && !set.multi) {
+        se_answer_free(&set);
+        over_set = 0;
+    }
     const json_t *strat[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_strategies_of(rd, 1, strat), nm = 0;
     const json_t *mech[SE_PLOT_MAX_ITEMS];
@@ -35,25 +63,39 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     }
     f->width = 1000;
     f->height = 300;
-    snprintf(f->title, sizeof f->title,
-             "Fig. 7: time over stream's (below 1: faster), 95%% intervals; run %s",
-             rd->run_id);
+    if (over_set)
+        snprintf(f->title, sizeof f->title,
+                 "Fig. 7: time over stream's (below 1: faster), 95%% intervals of one more run; "
+                 "%zu runs", set.n_runs);
+    else
+        snprintf(f->title, sizeof f->title,
+                 "Fig. 7: time over stream's (below 1: faster), 95%% intervals; run %s",
+                 rd->run_id);
     size_t ns = rd->p.n_shapes;
     if (nm == 0 || ns == 0) {
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
                  "the run has no ratio to stream (no stream baseline, or no other strategy)");
+        if (over_set)
+            se_answer_free(&set);
         return SE_OK;
     }
     const se_shape **order = malloc(ns * sizeof *order);
-    if (!order)
+    if (!order) {
+        if (over_set)
+            se_answer_free(&set);
         return se_fail(err, SE_ERR_NOMEM, "fig7: out of memory");
+    }
     for (size_t i = 0; i < ns; i++)
         order[i] = &rd->p.shapes[i];
     qsort(order, ns, sizeof *order, by_size);
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig7_answer.tsv", rd,
-                        "time_ratio_to_stream of scope device (L2 warm), from summary.json");
+                        over_set ? "the answer over the run set (--set): the median of the runs' "
+                                   "device time ratios to stream (L2 warm) and the interval of "
+                                   "one more run's ratio (docs/TIMING.md)"
+                                 : "time_ratio_to_stream of scope device (L2 warm), from "
+                                   "summary.json");
     se_buf_add(&data, "# columns: x (shape's place, smallest first, offset per mechanism), "
                       "ratio, ci95 low, ci95 high, shape\n# one block per mechanism\n");
     double lo = 1, hi = 1;
@@ -62,11 +104,11 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         se_buf_printf(&data, "%s# block %zu: %s\n", k ? "\n\n" : "", k, what);
         for (size_t i = 0; i < ns; i++) {
             double r[3];
-            if (!se_plot_ratio_of(rd, order[i], what, r))
-                continue;
-            double v = r[0], clo = r[1], chi = r[2];
             char id[64];
             se_rundata_shape_id(order[i], id, sizeof id);
+            if (!(over_set ? set_ratio_of(&set, id, what, r) : se_plot_ratio_of(rd, order[i], what, r)))
+                continue;
+            double v = r[0], clo = r[1], chi = r[2];
             se_buf_printf(&data, "%.4f\t%.17g\t%.17g\t%.17g\t%s\n",
                           (double)(i + 1) + se_plot_offset_of(k, nm), v, clo, chi, id);
             lo = clo < lo ? clo : lo;
@@ -79,10 +121,11 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_printf(&gp, " at screen 0.01, screen 0.96 left font \"" SE_PLOT_FONT ",15\"\n"
                        "    set lmargin at screen 0.075\n    set rmargin at screen 0.77\n"
                        "    set tmargin at screen 0.9\n    set bmargin at screen 0.28\n"
-                       "    set yrange [%.3f:%.3f]\n    set ytics 0.1 font \"" SE_PLOT_FONT ",15\"\n"
+                       "    set yrange [%.3f:%.3f]\n    set ytics %.1f font \"" SE_PLOT_FONT ",15\"\n"
                        "    set grid ytics lc rgb \"#e0e0e0\"\n"
                        "    set ylabel \"time / stream's time\" font \"" SE_PLOT_FONT ",15\"\n",
-                  floor(lo * 20 - 0.5) / 20, ceil(hi * 20 + 0.5) / 20);
+                  floor(lo * 20 - 0.5) / 20, ceil(hi * 20 + 0.5) / 20,
+                  hi - lo <= 0.8 ? 0.1 : hi - lo <= 1.6 ? 0.2 : 0.5);
     se_buf_printf(&gp, "    set xrange [0.5:%zu.5]\n    set xtics (", ns);
     for (size_t i = 0; i < ns; i++) {
         char id[64];
@@ -109,5 +152,7 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&gp, "\n");
     se_plot_script_end(&gp);
     free(order);
+    if (over_set)
+        se_answer_free(&set);
     return se_plot_finish_from_summary(c, f, &gp, &data, "data/fig7_answer.tsv", err);
 }

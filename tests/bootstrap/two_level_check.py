@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """two_level_check.py BINARY SET_FILE [SHAPE...] - a second implementation
 of the answer over several runs, written from docs/TIMING.md ("Several
-runs": the two-level bootstrap and the leave-one-out calibration), Python
+runs": the two-level bootstrap, the answer's interval and the leave-one-out
+calibration), Python
 standard library only, draw by draw (Stream of independent_bootstrap.py).
 
 For the named shapes (default: the first shape of the set's first run) it
@@ -13,6 +14,7 @@ printed grid row, head-to-head entries (3 decimals) and the footnote's
 per-shape calibration counts. Exits 1 on any difference.
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -53,11 +55,51 @@ def two_level(runs, resamples, seed):
     return point, lo, hi
 
 
+def t975_table(stats_c):
+    """Student's t 97.5th percentiles of src/model/stats.c (checked on their
+    own by t_quantiles.py)."""
+    m = re.search(r"t975_table\[100\] = \{(.*?)\};", open(stats_c).read(), re.S)
+    return [float(x) for x in m.group(1).replace("\n", " ").split(",") if x.strip()]
+
+
+T975 = []
+
+
+def t975(df):
+    if df <= 100:
+        return T975[df - 1]
+    z, v = 1.959963984540054, float(df)
+    z2 = z * z
+    return (z + z * (z2 + 1.0) / (4.0 * v) + z * ((5.0 * z2 + 16.0) * z2 + 3.0) / (96.0 * v * v)
+            + z * (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) / (384.0 * v * v * v))
+
+
+def answer_interval(runs, resamples, seed):
+    """The answer's interval (docs/TIMING.md): the two-level bounds, widened
+    where k >= 2 to the run-level prediction interval of one more run."""
+    point, lo, hi = two_level(runs, resamples, seed)
+    k = len(runs)
+    if k >= 2 and resamples > 0:
+        logs = [math.log(median(a) / median(b)) for a, b in runs]
+        m = 0.0
+        for x in logs:
+            m += x
+        m /= k
+        ss = 0.0
+        for x in logs:
+            ss += (x - m) * (x - m)
+        h = t975(k - 1) * math.sqrt(ss / (k - 1)) * math.sqrt(1.0 + 1.0 / k)
+        lo, hi = min(lo, math.exp(m - h)), max(hi, math.exp(m + h))
+    return point, lo, hi
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     binary, set_file, shapes = argv[1], argv[2], argv[3:]
+    T975.extend(t975_table(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                        "src", "model", "stats.c")))
     folder = os.path.dirname(os.path.abspath(set_file))
     runs = [os.path.join(folder, r) for r in json.load(open(set_file))["runs"]]
     proto = json.load(open(os.path.join(runs[0], "protocol.json")))
@@ -81,9 +123,9 @@ def main(argv):
         for a, b in [(m, "stream") for m in MECHS] + VS:
             pairs = [(samples(r, a), samples(r, b)) for r in runs]
             seed = mix64(base ^ fnv1a("runs:%s.%s/%s.%s/device" % (shape, a, shape, b)))
-            cells[(a, b)] = two_level(pairs, resamples, seed)
+            cells[(a, b)] = answer_interval(pairs, resamples, seed)
             for h in range(len(pairs) if len(pairs) > 1 else 0):
-                _, lo, hi = two_level(pairs[:h] + pairs[h + 1:], resamples, seed)
+                _, lo, hi = answer_interval(pairs[:h] + pairs[h + 1:], resamples, seed)
                 own = median(pairs[h][0]) / median(pairs[h][1])
                 checked += 1
                 covered += lo <= own <= hi
