@@ -96,9 +96,10 @@ static const cmd_doc cmd_docs[] = {
      "protocol, validates each output against a float64 CPU reference and cuDNN, times every\n"
      "strategy and control in every scope, and writes a run directory RUNS_DIR/<UTC start>/\n"
      "with its SHA-256 manifest; a separate traced run of every strategy records each task's\n"
-     "SM and start and end times; then bench/peers.py times PyTorch eager, torch.compile and\n"
-     "torch.softmax on the same inputs (skipped, saying why, where python, torch or CUDA for\n"
-     "torch is missing). Progress ([n/N], time left) goes to stderr when it is a terminal.\n"},
+     "SM and start and end times; then bench/peers.py times the peers on the same inputs:\n"
+     "PyTorch eager, torch.compile and torch.softmax, and Liger's, Quack's and FlashInfer's\n"
+     "softmax where installed (skipped, saying why, where python, torch or CUDA for torch is\n"
+     "missing; docs/PEERS.md). Progress ([n/N], time left) goes to stderr when it is a terminal.\n"},
     {"verify", "verify RUN_DIR [--strict] [--trusted-key PUB] [--archive F]",
      "no GPU: re-hash and recompute a run (or check a site)",
      "With no GPU, re-hashes a run directory against its manifest, recomputes every timing\n"
