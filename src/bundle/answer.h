@@ -19,9 +19,10 @@
 
 /* One ratio. With one run: that run's ratio of medians and its within-run
  * 95% interval. With several: the median of the per-run ratios and the
- * two-level bootstrap 95% interval of a run's ratio (se_ratio_two_level;
- * docs/TIMING.md), so a verdict ("faster": hi < 1) carries the spread
- * between runs. Either way, the range of the per-run ratios. */
+ * 95% interval of one more run's ratio (the two-level bootstrap's,
+ * se_ratio_two_level, widened to the run-level prediction interval,
+ * se_run_prediction; docs/TIMING.md), so a verdict ("faster": hi < 1)
+ * carries the spread between runs. Either way, the range of the per-run ratios. */
 typedef struct se_answer_ratio {
     int present;            /* 0 where the first run lacks the case */
     double ratio, lo, hi;   /* the ratio and its 95% interval (see above) */
@@ -77,8 +78,8 @@ void se_answer_vs_names(int k, const char **a, const char **b);
  * protocol's bootstrap seed and resamples) and the other runs, which must
  * share its protocol's shapes and strategies (checked: a run of another
  * protocol is refused, naming it). Each run must have been verified. With
- * several runs every ratio and interval is the two-level bootstrap over
- * the runs in the order given, seed se_summary_seed(runs[0] protocol,
+ * several runs every ratio and interval is over the runs in the order
+ * given (the answer's interval above), seed se_summary_seed(runs[0] protocol,
  * "runs:<a case>/<b case>/device"), and the leave-one-out calibration is
  * measured. */
 se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, se_err *err);
