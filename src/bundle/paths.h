@@ -17,6 +17,9 @@
 #define SE_VALIDATION_JSON "validation.json"
 #define SE_RESOURCES_JSON "resources.json"
 #define SE_TRACES_JSON "traces.json"
+/* The strategies and workload the run measured (bundle/describe.h); a run
+ * made before it existed is read with the legacy v1 table. */
+#define SE_STRATEGIES_JSON "strategies.json"
 #define SE_TRACE_OUTPUTS_CSV "traces/outputs.csv"
 #define SE_PROFILE_DIR "profile"
 #define SE_PROFILE_JSON "profile/profile.json"
@@ -36,6 +39,7 @@
 #define SE_VALIDATION_FORMAT "softmax-evidence-validation"
 #define SE_RESOURCES_FORMAT "softmax-evidence-resources"
 #define SE_PROFILE_FORMAT "softmax-evidence-profile"
+#define SE_STRATEGIES_FORMAT "softmax-evidence-strategies"
 
 /* Longest id a shape or case can have ("<rows>x<cols>.<what>"), with NUL. */
 #define SE_CASE_ID_SIZE 96

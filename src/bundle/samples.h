@@ -72,12 +72,12 @@ typedef struct se_case_id {
     char id[96];            /* "32x4096.stream", "32x4096.copy", "control.barriers" */
     const se_shape *shape;  /* NULL for run-level controls */
     const char *what;       /* strategy name, "copy", or control name */
-    int strategy;           /* se_strategy, SE_CASE_COPY or SE_CASE_MK_INIT */
+    int strategy;           /* index in the protocol's table, SE_CASE_COPY or SE_CASE_MK_INIT */
     int n_scopes;           /* SE_NSCOPES, or 1 for run-level controls (device only) */
 } se_case_id;
 
 /* The timed cases of a protocol, in the run's order: per shape, each
- * selected strategy in se_strategy order, then "copy"; then the four
+ * selected strategy in the table's order, then "copy"; then the four
  * controls. Returns a new array (free() it). */
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err);
 

@@ -20,7 +20,7 @@ static const se_answer_ratio *cell(const se_answer *a, size_t shape, int m)
 
 static const char *mech_name(const se_answer *a, int m)
 {
-    return se_strategy_get(a->mech[m])->name;
+    return se_answer_mech_name(a, m);
 }
 
 /* "0.797 (0.790-0.798)" */
@@ -207,7 +207,7 @@ static void mechanism_sentence(se_buf *b, const se_answer *a, int m)
                 "(%.3f), its worst %s (%.3f).",
                 name, v.min, v.max, saving, v.faster, v.n, v.slower, v.level, a->shape[v.best],
                 v.min, a->shape[v.worst], v.max);
-    if (a->mech[m] == SE_S_MEGAKERNEL && a->mk_init_max_ns > 0.0)
+    if (a->mech[m] == se_stable_first_mechanism(a->table, "megakernel") && a->mk_init_max_ns > 0.0)
         se_buf_printf(b, " The megakernel is a toy: it shows what a static schedule with per-row "
                     "counters costs on this workload, not a model-scale megakernel result; its "
                     "initialization (counter reset and grid barrier), %.2f to %.2f us on its "
@@ -381,18 +381,18 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
     se_doc_begin(d, SE_DOC_PARA);
     se_doc_em(d, cap);
     se_doc_end(d);
-    const char *head[1 + SE_NSTRATEGIES];
+    const char *head[1 + SE_STRATEGY_MAX];
     head[0] = "shape";
     for (int m = 0; m < a->n_mech; m++)
         head[1 + m] = mech_name(a, m);
-    char align[2 + SE_NSTRATEGIES];
+    char align[2 + SE_STRATEGY_MAX];
     align[0] = 'l';
     memset(align + 1, 'r', (size_t)a->n_mech);
     align[1 + a->n_mech] = '\0';
     se_doc_table_cells(d, 1 + a->n_mech, head, align);
     for (size_t i = 0; i < a->n_shapes; i++) {
-        char cells[1 + SE_NSTRATEGIES][160];
-        const char *row[1 + SE_NSTRATEGIES];
+        char cells[1 + SE_STRATEGY_MAX][160];
+        const char *row[1 + SE_STRATEGY_MAX];
         snprintf(cells[0], sizeof cells[0], "%s", a->shape[i]);
         for (int m = 0; m < a->n_mech; m++) {
             const se_answer_ratio *r = cell(a, i, m);

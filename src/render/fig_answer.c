@@ -29,8 +29,8 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     size_t n = se_plot_strategies_of(rd, 1, strat), nm = 0;
     const json_t *mech[SE_PLOT_MAX_ITEMS];
     for (size_t k = 0; k < n; k++) {
-        se_strategy s = se_strategy_find(se_json_str(strat[k], "what", ""));
-        if (s < SE_NSTRATEGIES && se_strategy_get(s)->tiled)
+        const se_strategy_info *s = se_protocol_strategy_named(&rd->p, se_json_str(strat[k], "what", ""));
+        if (s && s->tiled)
             mech[nm++] = strat[k];
     }
     f->width = 1000;
@@ -103,7 +103,7 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         const char *launch = se_json_str(mech[k], "launch", "stream");
         se_buf_printf(&gp, ", \\\n         \"data/fig7_answer.tsv\" index %zu using 1:2:3:4 with "
                            "yerrorbars pt %d ps 1.2 lw 2 lc rgb \"%s\" title ",
-                      k, se_plot_point_of(what, launch), se_plot_color_of(what));
+                      k, se_plot_point_of(se_rundata_table(rd), what, launch), se_plot_color_of(se_rundata_table(rd), what));
         se_plot_gp_quote(&gp, what);
     }
     se_buf_add(&gp, "\n");

@@ -66,8 +66,8 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         se_rundata_shape_id(small, id, sizeof id);
         snprintf(copy_label, sizeof copy_label, "copy %s\\n(cudaMemcpyAsync)", id);
         labels[n] = copy_label;
-        colors[n] = se_plot_color_of("copy");
-        pts[n] = se_plot_point_of("copy", "stream");
+        colors[n] = se_plot_color_of(se_rundata_table(rd), "copy");
+        pts[n] = se_plot_point_of(se_rundata_table(rd), "copy", "stream");
         items[n++] = copy;
     }
     if (n == 0) {

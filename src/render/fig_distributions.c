@@ -100,7 +100,7 @@ static se_status fig6_shape(se_figure *f, const se_rundata *rd, size_t si, doubl
     se_buf_add(gp, "    set xlabel \"distance from the case's median (%)\" font \"" SE_PLOT_FONT ",13\"\n"
                    "    plot 0 with lines notitle lc rgb \"black\" dt 2");
     for (size_t k = 0; k < n; k++) {
-        const char *col = se_plot_color_of(se_json_str(items[k], "what", "?"));
+        const char *col = se_plot_color_of(se_rundata_table(rd), se_json_str(items[k], "what", "?"));
         int b = b0 + (int)k;
         se_buf_printf(gp, ", \\\n         \"data/fig6_distributions.tsv\" index %d using "
                           "(($3+$4)/2):1:3:4:($1-0.3):($1+0.3) with boxxyerror fs solid 0.5 "

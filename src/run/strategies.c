@@ -57,6 +57,7 @@ static se_status enqueue_cudnn(const se_invocation *inv, cudaStream_t stream, se
 #define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL}
 #define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks}
 #define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks}
+#define SE_GPU_FUSION2          {enqueue_fusion, se_gpu_fusion_max_blocks} /* test build only */
 #define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks}
 #define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, se_gpu_megakernel_max_blocks}
 #define SE_GPU_ROWBLOCK         {enqueue_rowblock, NULL}

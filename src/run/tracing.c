@@ -38,7 +38,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
                                 se_timer *t, se_err *err)
 {
     const se_protocol *p = rs->p;
-    int kind = se_trace_kind_of(s);
+    int kind = se_trace_kind_of(p, s);
     se_taskgeom g = se_taskgeom_make(c->shape.rows, c->shape.cols, p->tile);
     int blocks = se_coop_blocks(p, rs->o, &rs->dev, s, &c->shape);
     se_instance traced, plain;
@@ -138,7 +138,7 @@ se_status se_run_trace_shape(run_state *rs, se_case *c, se_timer *t, se_err *err
                        c->shape.spec);
     }
     se_status st = SE_OK;
-    for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++)
+    for (int s = 0; s < se_protocol_nstrategies(p) && st == SE_OK; s++)
         if (se_traced(p, s))
             st = trace_strategy(rs, c, (se_strategy)s, tb, t, err);
     cudaFree(tb.rec);

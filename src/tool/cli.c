@@ -383,7 +383,7 @@ static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_
     o->seed = SE_DEFAULT_SEED;
     o->scale = SE_DEFAULT_SCALE;
     o->eps = SE_DEFAULT_EPS;
-    o->strategies = (1u << SE_NSTRATEGIES) - 1;
+    o->strategies = se_strategy_all_mask(SE_NSTRATEGIES);
     o->invocations = SE_DEFAULT_INVOCATIONS;
     o->runs_dir = SE_DEFAULT_RUNS_DIR;
     for (int k = 0; k < argc; k++) {
