@@ -421,7 +421,10 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
         else
             st = shape_of_one_run(ref, a, i, err);
         context_of(ref, sh, &a->context[i]);
-        const json_t *init = device_scope(ref, a->shape[i], SE_MK_INIT_NAME);
+        int owner = se_init_control_of(&ref->p);
+        const json_t *init =
+            owner < 0 ? NULL
+                      : device_scope(ref, a->shape[i], a->table->s[owner].init_control);
         if (init) {
             double ns = se_json_num(init, "median_ns");
             a->mk_init_ns[i] = ns;

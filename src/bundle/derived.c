@@ -127,7 +127,7 @@ static json_t *shape_json(const se_protocol *p, const se_shape *s, const json_t 
             ours = c;
         if (info && info->role == SE_ROLE_REFERENCE && !cudnn)
             cudnn = c;
-        int mk_init = what && strcmp(what, SE_MK_INIT_NAME) == 0;
+        int mk_init = se_stable_is_init_control(se_protocol_table(p), what);
         json_array_append_new(
             arr, json_pack("{s:O, s:O, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "case",
                            json_object_get(c, "case"), "strategy", json_object_get(c, "what"),

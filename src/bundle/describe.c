@@ -35,6 +35,9 @@ json_t *se_describe_json(const se_strategy_table *t)
         failed |= json_object_set_new(o, "role", json_string(role_names[s->role])) != 0;
         failed |= json_object_set_new(o, "coop_group",
                                       s->coop_group ? json_string(s->coop_group) : json_null()) != 0;
+        failed |= json_object_set_new(o, "init_control", s->init_control
+                                                             ? json_string(s->init_control)
+                                                             : json_null()) != 0;
         failed |= json_object_set_new(o, "trace", json_string(trace_names[s->trace])) != 0;
         failed |= json_object_set_new(o, "colour", json_string(s->colour)) != 0;
         failed |= json_object_set_new(o, "description", json_string(s->description)) != 0;
@@ -106,8 +109,9 @@ static se_status str_field(const json_t *o, const char *key, const char **out, c
 static se_status parse_entry(const json_t *o, const char *where, size_t i, se_strategy_info *s,
                              se_err *err)
 {
-    static const char *const keys[] = {"name", "mechanism", "launch", "role",
-                                       "coop_group", "trace", "colour", "description"};
+    static const char *const keys[] = {"name",         "mechanism", "launch", "role",
+                                       "coop_group",   "init_control", "trace", "colour",
+                                       "description"};
     if (!json_is_object(o))
         return se_fail(err, SE_ERR_VALIDATION, "%s: field 'strategies[%zu]': expected an object",
                        where, i);
@@ -164,6 +168,14 @@ static se_status parse_entry(const json_t *o, const char *where, size_t i, se_st
     else
         return se_fail(err, SE_ERR_VALIDATION, "%s: field 'strategies[%zu].coop_group': expected "
                        "null or a name of [a-z0-9_-]", where, i);
+    json_t *ic = json_object_get(o, "init_control");
+    if (json_is_null(ic))
+        s->init_control = NULL;
+    else if (json_is_string(ic) && safe_name(json_string_value(ic)))
+        s->init_control = json_string_value(ic);
+    else
+        return se_fail(err, SE_ERR_VALIDATION, "%s: field 'strategies[%zu].init_control': "
+                       "expected null or a name of [a-z0-9_-]", where, i);
     s->role = (se_role)r;
     s->trace = (se_trace_kind)t;
     s->tiled = s->role == SE_ROLE_TILED;

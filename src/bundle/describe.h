@@ -1,7 +1,7 @@
 /*
  * describe.h - a run's description of itself: strategies.json, the table of
  * strategies the run measured (name, mechanism, launch, role, cooperative
- * group, trace kind, colour, description) and its workload. `run` writes it
+ * group, init control, trace kind, colour, description) and its workload. `run` writes it
  * from the compiled table; every reader of a run (verify, table, answer,
  * figures, report, site, compare) walks the table it holds, so a run renders
  * the same whatever strategies today's binary has. A run made before the

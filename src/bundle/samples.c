@@ -35,19 +35,19 @@ void se_sample_set_free(se_sample_set *s)
 static const char *control_names[SE_NCONTROLS] = {"empty_stream", "empty_graph", "coop_noop",
                                                   "barriers"};
 
-int se_selects_megakernel(const se_protocol *p)
+int se_init_control_of(const se_protocol *p)
 {
     for (int s = 0; s < se_protocol_nstrategies(p); s++)
-        if (((p->strategies >> s) & 1u) &&
-            strcmp(se_protocol_strategy(p, s)->mechanism, "megakernel") == 0)
-            return 1;
-    return 0;
+        if (((p->strategies >> s) & 1u) && se_protocol_strategy(p, s)->init_control)
+            return s;
+    return -1;
 }
 
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err)
 {
     const int ns = se_protocol_nstrategies(p);
-    size_t per_shape = 1 + (size_t)se_selects_megakernel(p);
+    const int init = se_init_control_of(p);
+    size_t per_shape = 1 + (size_t)(init >= 0);
     for (int s = 0; s < ns; s++)
         per_shape += (p->strategies >> s) & 1u;
     size_t total = p->n_shapes * per_shape + SE_NCONTROLS, k = 0;
@@ -59,13 +59,13 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
         for (int s = 0; s <= ns + 1; s++) {
             if (s < ns && !((p->strategies >> s) & 1u))
                 continue;
-            if (s == ns && !se_selects_megakernel(p))
+            if (s == ns && init < 0)
                 continue;
             se_case_id *c = &v[k++];
             c->shape = sh;
             c->strategy = s < ns ? s : s == ns ? SE_CASE_MK_INIT : SE_CASE_COPY;
             c->what = s < ns ? se_protocol_strategy(p, s)->name
-                      : s == ns ? SE_MK_INIT_NAME : "copy";
+                      : s == ns ? se_protocol_strategy(p, init)->init_control : "copy";
             c->n_scopes = SE_NSCOPES;
             se_case_id_make(sh->rows, sh->cols, c->what, c->id, sizeof c->id);
         }

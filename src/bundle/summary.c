@@ -148,10 +148,8 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
     if (c->shape) {
         const se_strategy_info *info =
             c->strategy >= 0 ? se_protocol_strategy(p, c->strategy)
-            : c->strategy == SE_CASE_MK_INIT
-                ? se_protocol_strategy(p, se_stable_first_mechanism(se_protocol_table(p),
-                                                                    "megakernel"))
-                : NULL;
+            : c->strategy == SE_CASE_MK_INIT ? se_protocol_strategy(p, se_init_control_of(p))
+                                             : NULL;
         /* The megakernel's initialization moves none of x or y. */
         bytes = c->strategy == SE_CASE_MK_INIT ? 0.0 : bytes_moved(c->shape);
         json_object_set_new(o, "shape", json_string(c->shape->spec));

@@ -50,7 +50,7 @@ static void read_items(const se_rundata *rd, se_sweep_shape *sh)
             continue;
         const char *what = se_json_str(c, "what", "");
         char path[64];
-        if (strcmp(what, "copy") == 0 || strcmp(what, SE_MK_INIT_NAME) == 0) {
+        if (strcmp(what, "copy") == 0 || se_stable_is_init_control(se_rundata_table(rd), what)) {
             for (int sc = 0; sc < 2; sc++) {
                 snprintf(path, sizeof path, "%s.median_ns", scopes[sc]);
                 if (strcmp(what, "copy") == 0)

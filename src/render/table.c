@@ -261,7 +261,8 @@ static json_t *table_rows(const se_rundata *rd)
         const char *what = se_json_str(c, "what", "?");
         char sbuf[SE_CASE_ID_SIZE];
         shape_of(c, sbuf, sizeof sbuf);
-        int control = strcmp(what, "copy") == 0 || strcmp(what, SE_MK_INIT_NAME) == 0;
+        int control = strcmp(what, "copy") == 0 ||
+                      se_stable_is_init_control(se_rundata_table(rd), what);
         json_array_append_new(rows, row_json(sbuf, what, control ? "control" : "strategy",
                                              se_json_path(c, "scopes.device"),
                                              derived_entry(dshape, "cases", "case",

@@ -170,14 +170,16 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
         snprintf(items[n].name, sizeof items[n].name, "%s", se_strategy_get((se_strategy)s)->name);
         n++;
     }
-    /* The megakernel's initialization on its own, on the megakernel's
-     * grid, when a megakernel strategy is timed. */
-    if (st == SE_OK && se_selects_megakernel(p)) {
-        int blocks = se_coop_blocks(p, rs->o, &rs->dev, SE_S_MEGAKERNEL, &c->shape);
-        st = se_instance_prepare_mk_init(&inst[n], c, blocks, err);
+    /* A strategy's initialization on its own (its init_control: the
+     * megakernel's), on its grid, when such a strategy is timed. */
+    int init = se_init_control_of(p);
+    if (st == SE_OK && init >= 0) {
+        int blocks = se_coop_blocks(p, rs->o, &rs->dev, (se_strategy)init, &c->shape);
+        st = se_instance_prepare_init(&inst[n], (se_strategy)init, c, blocks, err);
         if (st == SE_OK) {
             items[n].inst = &inst[n];
-            snprintf(items[n].name, sizeof items[n].name, "%s", SE_MK_INIT_NAME);
+            snprintf(items[n].name, sizeof items[n].name, "%s",
+                     se_strategy_get((se_strategy)init)->init_control);
             n++;
         }
     }

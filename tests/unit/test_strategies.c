@@ -111,6 +111,22 @@ static void test_help_lists_every_strategy_with_its_description(void **state)
     free(text);
 }
 
+/* The GPU half has an init_control's enqueue exactly where the host half
+ * names one (the megakernel's initialization). */
+static void test_exactly_strategies_with_an_init_control_have_its_enqueue(void **state)
+{
+    (void)state;
+    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        const se_strategy_info *info = se_strategy_get((se_strategy)s);
+        const se_strategy_gpu *gpu = se_strategy_gpu_get((se_strategy)s);
+        if ((info->init_control != NULL) != (gpu->init_enqueue != NULL))
+            fail_msg("%s: init_control %s but init_enqueue %s", info->name,
+                     info->init_control ? info->init_control : "NULL",
+                     gpu->init_enqueue ? "set" : "NULL");
+    }
+    assert_string_equal(se_strategy_get(SE_S_MEGAKERNEL)->init_control, "megakernel_init");
+}
+
 static void assert_same_entry(const se_strategy_info *a, const se_strategy_info *b)
 {
     assert_string_equal(a->name, b->name);
@@ -123,6 +139,11 @@ static void assert_same_entry(const se_strategy_info *a, const se_strategy_info 
         assert_non_null(a->coop_group);
         assert_non_null(b->coop_group);
         assert_string_equal(a->coop_group, b->coop_group);
+    }
+    if (a->init_control || b->init_control) {
+        assert_non_null(a->init_control);
+        assert_non_null(b->init_control);
+        assert_string_equal(a->init_control, b->init_control);
     }
     assert_int_equal(a->trace, b->trace);
     assert_string_equal(a->colour, b->colour);
@@ -159,6 +180,9 @@ static void test_legacy_v1_is_the_ten_strategies_of_the_committed_runs(void **st
         assert_string_equal(t->s[i].name, names[i]);
     assert_string_equal(t->s[se_stable_find(t, "fusion")].coop_group, "fusion");
     assert_int_equal(t->s[se_stable_find(t, "megakernel")].trace, SE_TRACE_TASKS);
+    assert_string_equal(t->s[se_stable_find(t, "megakernel-graph")].init_control,
+                        "megakernel_init");
+    assert_null(t->s[se_stable_find(t, "fusion")].init_control);
     assert_int_equal(t->s[se_stable_find(t, "cudnn")].role, SE_ROLE_REFERENCE);
 }
 
@@ -231,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_strategies_of_one_group_share_its_query_and_first),
         cmocka_unit_test(test_group_kernel_names_read_as_before),
         cmocka_unit_test(test_help_lists_every_strategy_with_its_description),
+        cmocka_unit_test(test_exactly_strategies_with_an_init_control_have_its_enqueue),
         cmocka_unit_test(test_strategies_json_reads_back_to_the_compiled_table),
         cmocka_unit_test(test_legacy_v1_is_the_ten_strategies_of_the_committed_runs),
         cmocka_unit_test(test_a_wrong_strategies_json_is_refused_naming_the_field),
