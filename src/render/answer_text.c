@@ -419,9 +419,9 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
         context_doc(d, a);
 }
 
-void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int context)
+void se_answer_print(FILE *out, const se_answer *a, se_format fmt, int context)
 {
-    if (fmt == SE_ANSWER_MD) {
+    if (fmt == SE_FORMAT_MD) {
         se_doc d;
         memset(&d, 0, sizeof d);
         se_answer_doc(&d, a, context);
@@ -482,7 +482,7 @@ static void free_loaded(se_rundata *runs, size_t loaded)
     free(runs);
 }
 
-se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
+se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_format fmt, FILE *out,
                          se_err *err)
 {
     se_rundata *runs = NULL;
@@ -492,9 +492,9 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
     if (st == SE_OK) {
-        if (fmt == SE_ANSWER_SUMMARY || fmt == SE_ANSWER_JSON) {
+        if (fmt == SE_FORMAT_SUMMARY || fmt == SE_FORMAT_JSON) {
             char *text = se_answer_sentences(&a);
-            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON, text);
+            se_answer_summary_print(out, &a, &runs[0], fmt == SE_FORMAT_JSON, text);
             free(text);
         } else
             se_answer_print(out, &a, fmt, 1);

@@ -142,7 +142,7 @@ se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err)
                     "    unset key\n    set lmargin 17\n    set rmargin 2\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     int block = 0;
     double alo, ahi;
     axis_of(rd, &alo, &ahi);

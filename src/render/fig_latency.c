@@ -173,7 +173,7 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&gp, " font \"" SE_PLOT_FONT ",18\"\n    set grid ytics lc rgb \"#dddddd\"\n    unset key\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     fig1_item legend[SE_PLOT_MAX_ITEMS];
     size_t n_legend = 0;
     int block = 0;

@@ -170,9 +170,9 @@ se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&gp, "\n");
     se_plot_script_end(&gp);
     se_sweep_free(&s);
-    st = se_strlist_add(&f->run_files, "validation.json", err);
+    st = se_strlist_add(&f->run_files, SE_VALIDATION_JSON, err);
     if (st == SE_OK && rd->peers)
-        st = se_strlist_add(&f->run_files, "peers.json", err);
+        st = se_strlist_add(&f->run_files, SE_PEERS_FILE, err);
     if (st != SE_OK) {
         se_buf_free(&data);
         se_buf_free(&gp);

@@ -273,7 +273,7 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     se_plot_script_end(&gp);
     se_status st = SE_OK;
     if (npeers)
-        st = se_strlist_add(&f->run_files, "peers.json", err);
+        st = se_strlist_add(&f->run_files, SE_PEERS_FILE, err);
     if (st != SE_OK) {
         se_buf_free(&gp);
         se_buf_free(&data);

@@ -202,7 +202,7 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
                       "# one block per (strategy, phase)\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "traces.json", err);
+        st = se_strlist_add(&f->run_files, SE_TRACES_JSON, err);
     uint64_t span[SE_PLOT_MAX_TIMELINES] = {0}, xmax = 0;
     int max_sm = 0, block = 0;
     for (int k = 0; k < n && st == SE_OK; k++) {

@@ -259,9 +259,9 @@ se_status se_plot_device_samples(se_rundata *rd, const char *rel, int n_scopes, 
 
 se_status se_plot_add_common_run_files(se_figure *f, se_err *err)
 {
-    se_status st = se_strlist_add(&f->run_files, "run.json", err);
+    se_status st = se_strlist_add(&f->run_files, SE_RUN_JSON, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "protocol.json", err);
+        st = se_strlist_add(&f->run_files, SE_PROTOCOL_JSON, err);
     return st;
 }
 
@@ -272,7 +272,7 @@ se_status se_plot_finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_
 {
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     const char *rels[] = {rel};
     se_buf *bufs[] = {data};
     return se_plot_finish_with_data(c, f, gp, rels, bufs, 1, st, err);

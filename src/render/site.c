@@ -34,9 +34,9 @@
  * the traced/untraced samples). */
 static int selected(const se_site *s, const char *path)
 {
-    if (strncmp(path, "arrays/", 7) == 0)
+    if (strncmp(path, SE_ARRAYS_PREFIX, 7) == 0)
         return 0;
-    if (strncmp(path, "traces/", 7) != 0 || strcmp(path, SE_TRACE_OUTPUTS_CSV) == 0)
+    if (strncmp(path, SE_TRACES_PREFIX, 7) != 0 || strcmp(path, SE_TRACE_OUTPUTS_CSV) == 0)
         return 1;
     for (int k = 0; k < s->n_timelines; k++) {
         char id[SE_CASE_ID_SIZE], rel[256];

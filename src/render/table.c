@@ -216,7 +216,7 @@ void se_table_print(FILE *out, const se_rundata *rd)
     se_err aerr = {{0}};
     if (se_answer_of_run(rd, &a, &aerr) == SE_OK) {
         fprintf(out, "\n");
-        se_answer_print(out, &a, SE_ANSWER_TEXT, 0);
+        se_answer_print(out, &a, SE_FORMAT_TEXT, 0);
         se_answer_free(&a);
     } else {
         fprintf(out, "\nthe answer cannot be built from this run: %s\n", aerr.msg);

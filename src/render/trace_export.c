@@ -195,7 +195,7 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     se_trace t = {NULL, 0};
     if (st == SE_OK) {
         char rel[240];
-        snprintf(rel, sizeof rel, "traces/%s.csv", case_id);
+        se_path_trace(case_id, rel, sizeof rel);
         FILE *f;
         st = check_local(dir, rel, err);
         if (st == SE_OK)

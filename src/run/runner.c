@@ -80,7 +80,7 @@ static se_status save_samples(run_state *rs, const char *id, se_sample_set *scop
                               se_err *err)
 {
     char rel[160];
-    snprintf(rel, sizeof rel, "samples/%s.csv", id);
+    se_path_samples(id, rel, sizeof rel);
     se_status st = se_rundir_write_samples(&rs->rd, rel, scopes, n_scopes, err);
     return st == SE_OK ? keep(rs, id, scopes, err) : st;
 }
@@ -101,7 +101,9 @@ static se_status save_array(run_state *rs, const se_shape *s, const char *name, 
         return SE_OK;
     char rel[160];
     size_t bytes = (size_t)(s->rows * s->cols) * sizeof(float);
-    snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", s->rows, s->cols, name);
+    char id[SE_CASE_ID_SIZE];
+    se_case_id_make(s->rows, s->cols, name, id, sizeof id);
+    se_path_array_y(id, rel, sizeof rel);
     return se_rundir_write(&rs->rd, rel, y, bytes, err);
 }
 
@@ -255,7 +257,7 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
             st = save_check(rs, sh, NULL, h.x, err);
         if (st == SE_OK && saves_arrays(rs->o, sh)) {
             char rel[128];
-            snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", sh->rows, sh->cols);
+            se_path_array_x(sh->rows, sh->cols, rel, sizeof rel);
             st = se_rundir_write(&rs->rd, rel, h.x, (size_t)(sh->rows * sh->cols) * sizeof(float),
                                  err);
         }

@@ -84,7 +84,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
             tr.v[i].start_ns = raw[i].start_ns;
             tr.v[i].end_ns = raw[i].end_ns;
         }
-        snprintf(rel, sizeof rel, "traces/%s.csv", id);
+        se_path_trace(id, rel, sizeof rel);
         FILE *f;
         st = se_rundir_fopen(&rs->rd, rel, &f, err);
         if (st == SE_OK) {
@@ -111,7 +111,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
         st = se_time_pair(t, &a, &b, tb.count, sizeof(int32_t), p->device.samples,
                           p->device.warmup, err);
     for (int k = 0; k < 2 && st == SE_OK; k++) {
-        snprintf(rel, sizeof rel, "traces/%s.%s.csv", id, k ? "traced" : "untraced");
+        se_path_trace_timed(id, k, rel, sizeof rel);
         st = se_rundir_write_samples(&rs->rd, rel, (k ? &b : &a)->scope, 1, err);
     }
     se_sample_set_free(&a.scope[0]);

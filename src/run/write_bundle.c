@@ -168,7 +168,7 @@ static se_status write_sources(run_state *rs, se_source_file *list, se_err *err)
         const se_embedded_file *f = &se_embedded_files[i];
         se_source_file *s = &list[i];
         unsigned char d[32];
-        snprintf(s->path, sizeof s->path, "source/%s", f->path);
+        snprintf(s->path, sizeof s->path, SE_SOURCE_PREFIX "%s", f->path);
         se_status st = se_rundir_write(&rs->rd, s->path, f->data, f->len, err);
         if (st == SE_OK)
             st = se_sha256_buffer(f->data, f->len, d, err);

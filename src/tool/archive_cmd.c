@@ -122,7 +122,7 @@ se_status se_archive_main(const se_archive_cli *o, FILE *out, se_err *err)
     if (!se_archive_supported())
         return se_fail(err, SE_ERR_USAGE, "archive: not built in: this build has no libarchive "
                        "(install libarchive-dev, scripts/deps.sh, and rebuild)");
-    static const char *const defaults[] = {"arrays/*", "traces/*"};
+    static const char *const defaults[] = {SE_ARRAYS_PREFIX "*", SE_TRACES_PREFIX "*"};
     const char **keep = calloc(o->n_keep + SE_STRATEGY_MAX + 1, sizeof *keep);
     char (*tl)[SE_CASE_ID_SIZE + 16] = calloc(SE_STRATEGY_MAX, sizeof *tl);
     if (!keep || !tl) {
