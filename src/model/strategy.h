@@ -88,11 +88,12 @@ typedef enum se_trace_kind {
 
 /* A build for the test that renders committed runs with one strategy more
  * than they were made with (tests/CMakeLists.txt, SE_TEST_EXTRA_STRATEGY):
- * fusion2, a copy of fusion with a cooperative group of its own, in the
- * middle of the table (every later index moves). Never in a real build. */
+ * test-extra, a copy of fusion with a cooperative group of its own, in the
+ * middle of the table (every later index moves); named so that it cannot
+ * collide with a strategy someone adds. Never in a real build. */
 #ifdef SE_TEST_EXTRA_STRATEGY
 #define SE_TEST_EXTRA_STRATEGY_LINE(X)                                                        \
-    X(FUSION2, "fusion2", "fusion", "stream", SE_ROLE_TILED, "fusion2", NULL,                 \
+    X(TEST_EXTRA, "test-extra", "fusion", "stream", SE_ROLE_TILED, "test-extra", NULL,        \
       SE_TRACE_PHASED, "#ff00ff", "test only: a copy of fusion, to prove old runs render unchanged")
 #else
 #define SE_TEST_EXTRA_STRATEGY_LINE(X)

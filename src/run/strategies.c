@@ -65,7 +65,7 @@ static se_status enqueue_megakernel_init(const se_invocation *inv, cudaStream_t 
 #define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL, NULL}
 #define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks, NULL}
 #define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks, NULL}
-#define SE_GPU_FUSION2          {enqueue_fusion, se_gpu_fusion_max_blocks, NULL} /* test build */
+#define SE_GPU_TEST_EXTRA       {enqueue_fusion, se_gpu_fusion_max_blocks, NULL} /* test build */
 #define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks, \
                                  enqueue_megakernel_init}
 #define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, se_gpu_megakernel_max_blocks, \

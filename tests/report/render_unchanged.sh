@@ -2,7 +2,7 @@
 # render_unchanged.sh BINARY EXTRA_BINARY SOURCE_DIR - every committed run
 # (each folder under SOURCE_DIR/runs with a MANIFEST.sha256) rendered by
 # BINARY and by EXTRA_BINARY, the same program built with one strategy more
-# (SE_TEST_EXTRA_STRATEGY: fusion2, model/strategy.h), must come out byte
+# (SE_TEST_EXTRA_STRATEGY: test-extra, model/strategy.h), must come out byte
 # for byte the same: verify's report, table and answer in every format,
 # goals, figures (gnuplot sources, data, SVG, PNG, report.md and .html,
 # provenance.json), the site (every file), a trace export and the list of a
@@ -61,10 +61,10 @@ render "$extra" b
 ok "rendered ${#runs[@]} committed runs with both binaries ($(find "$work/a" -type f | wc -l) files)"
 
 # The extra binary does have the extra strategy (else the test proves nothing).
-if "$extra" run --help 2>&1 | grep -q fusion2 && ! "$bin" run --help 2>&1 | grep -q fusion2; then
-    ok "only the extra binary has fusion2"
+if "$extra" run --help 2>&1 | grep -q test-extra && ! "$bin" run --help 2>&1 | grep -q test-extra; then
+    ok "only the extra binary has test-extra"
 else
-    bad "the extra binary's run --help does not list fusion2 (or the normal one does)"
+    bad "the extra binary's run --help does not list test-extra (or the normal one does)"
 fi
 # Every rendering succeeded with the normal binary (a rendering that fails
 # the same way in both would prove nothing); trace 1x1.none must fail.
