@@ -639,6 +639,24 @@ int se_protocol_find_strategy(const se_protocol *p, const char *name)
     return se_stable_find(se_protocol_table(p), name);
 }
 
+se_status se_protocol_retable(se_protocol *p, const se_strategy_table *to, se_err *err)
+{
+    const se_strategy_table *from = se_protocol_table(p);
+    unsigned mask = 0;
+    for (int s = 0; s < from->n; s++) {
+        if (!((p->strategies >> s) & 1u))
+            continue;
+        int k = se_stable_find(to, from->s[s].name);
+        if (k == to->n)
+            return se_fail(err, SE_ERR_USAGE, "the run's strategy '%s' is not one of this "
+                           "program's (%s)", from->s[s].name, se_strategy_names());
+        mask |= 1u << k;
+    }
+    p->strategies = mask;
+    p->table = to;
+    return SE_OK;
+}
+
 const se_strategy_info *se_protocol_strategy_named(const se_protocol *p, const char *name)
 {
     return name ? se_protocol_strategy(p, se_protocol_find_strategy(p, name)) : NULL;

@@ -106,6 +106,12 @@ int se_protocol_find_strategy(const se_protocol *p, const char *name);
 /* The entry of p's table named `name`, NULL when it has none (or name is NULL). */
 const se_strategy_info *se_protocol_strategy_named(const se_protocol *p, const char *name);
 
+/* Re-expresses p's strategy selection over table `to` (the compiled table,
+ * for a command that runs a recorded run's strategies on the GPU: profile),
+ * by name; a selected strategy `to` lacks fails (SE_ERR_USAGE), naming it.
+ * On failure p is unchanged. */
+se_status se_protocol_retable(se_protocol *p, const se_strategy_table *to, se_err *err);
+
 /* Reads and parses a file. */
 se_status se_protocol_load(const char *path, se_protocol *p, se_err *err);
 

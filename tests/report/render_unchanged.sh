@@ -7,7 +7,8 @@
 # goals, figures (gnuplot sources, data, SVG, PNG, report.md and .html,
 # provenance.json), the site (every file), a trace export and the list of a
 # run's traced cases, compare against the reference run, and the answer over
-# runs/answer-runs.json. A run means what it recorded (its strategies.json,
+# runs/answer-runs.json, and profile --reparse of a copy of each profiled
+# run. A run means what it recorded (its strategies.json,
 # or the legacy v1 table of a run made before it), never what today's
 # binary compiles in. Both binaries write into the same folder in turn, so
 # paths in messages match. Needs gnuplot (figures); skips (77) without it.
@@ -71,6 +72,19 @@ fi
 for f in "$work"/a/*.out; do
     case $f in *.trace-unknown.out) continue ;; esac
     [ "$(tail -1 "$f")" = "exit 0" ] || bad "$(basename "$f"): $(tail -1 "$f"): $(tail -3 "$f" | head -2)"
+done
+# profile --reparse (no GPU) rebuilds a run's profile exports from its saved
+# ncu CSV with the binary's strategies: with the extra one, the same bytes.
+for r in "${runs[@]}"; do
+    [ -f "$r/profile/ncu_raw.csv" ] || continue
+    n=$(printf '%s' "${r#"$src"/runs/}" | tr / _)
+    rm -rf "$work/rp"; cp -r "$r" "$work/rp"
+    if "$extra" profile "$work/rp" --reparse --quiet > "$work/rp.log" 2>&1 &&
+       diff -r "$r" "$work/rp" > "$work/rp.diff" 2>&1; then
+        ok "$n: profile --reparse with the extra strategy rewrites the run byte for byte"
+    else
+        bad "$n: profile --reparse with the extra strategy: $(tail -2 "$work/rp.log") $(head -5 "$work/rp.diff")"
+    fi
 done
 if diff -r "$work/a" "$work/b" > "$work/diff" 2>&1; then
     ok "every output byte for byte the same"
