@@ -44,9 +44,19 @@ static const json_t *device_scope(const se_rundata *rd, const char *shape, const
     return se_json_path(se_rundata_summary_case(rd, id), "scopes.device");
 }
 
+const char *se_answer_mech_name(const se_answer *a, int m)
+{
+    return a->table->s[a->mech[m]].name;
+}
+
+const char *se_answer_baseline(const se_answer *a)
+{
+    return a->table->s[SE_STRATEGY_BASELINE].name;
+}
+
 static const char *mech_of(const se_answer *a, int m)
 {
-    return se_strategy_get(a->mech[m])->name;
+    return se_answer_mech_name(a, m);
 }
 
 /* Folds one run's value into a ratio's range. */
@@ -180,7 +190,7 @@ static se_status shape_samples_load(const se_rundata *runs, size_t n_runs, const
     }
     se_status st = SE_OK;
     for (int m = 0; m < s->n_cols && st == SE_OK; m++) {
-        const char *name = se_strategy_get(m < a->n_mech ? a->mech[m] : SE_S_STREAM)->name;
+        const char *name = m < a->n_mech ? mech_of(a, m) : se_answer_baseline(a);
         char id[SE_CASE_ID_SIZE + 40];
         snprintf(id, sizeof id, "%s.%s", shape, name);
         for (size_t r = 0; r < n_runs && st == SE_OK; r++) {
@@ -201,10 +211,10 @@ static se_status shape_samples_load(const se_rundata *runs, size_t n_runs, const
 /* The column of a strategy in a shape_samples, or -1. */
 static int column_of(const se_answer *a, const char *name)
 {
-    if (strcmp(name, se_strategy_get(SE_S_STREAM)->name) == 0)
+    if (strcmp(name, se_answer_baseline(a)) == 0)
         return a->n_mech;
     for (int m = 0; m < a->n_mech; m++)
-        if (strcmp(name, se_strategy_get(a->mech[m])->name) == 0)
+        if (strcmp(name, mech_of(a, m)) == 0)
             return m;
     return -1;
 }
@@ -299,7 +309,7 @@ static se_status shape_over_runs(const se_rundata *runs, size_t n_runs, se_answe
     se_status st = shape_samples_load(runs, n_runs, a, a->shape[i], &s, err);
     if (st != SE_OK)
         return st;
-    const char *stream = se_strategy_get(SE_S_STREAM)->name;
+    const char *stream = se_answer_baseline(a);
     char key[3 * SE_CASE_ID_SIZE];
     se_answer_calibration *c = &a->calib[i];
     for (int m = 0; m < a->n_mech && st == SE_OK; m++) {
@@ -382,7 +392,7 @@ static se_status shape_of_one_run(const se_rundata *rd, se_answer *a, size_t i, 
 static se_status alloc_answer(se_answer *a, size_t n_shapes, se_err *err)
 {
     a->shape = calloc(n_shapes ? n_shapes : 1, sizeof *a->shape);
-    a->cell = calloc(n_shapes * SE_NSTRATEGIES + 1, sizeof *a->cell);
+    a->cell = calloc(n_shapes * SE_STRATEGY_MAX + 1, sizeof *a->cell);
     a->vs = calloc(n_shapes * SE_NVS + 1, sizeof *a->vs);
     a->mk_init_ns = calloc(n_shapes + 1, sizeof *a->mk_init_ns);
     a->context = calloc(n_shapes + 1, sizeof *a->context);
@@ -418,10 +428,10 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
     for (size_t r = 0; r < n_runs && r < 8; r++)
         snprintf(a->run_ids[r], sizeof a->run_ids[r], "%s", runs[r].run_id);
     a->n_shapes = ref->p.n_shapes;
-    for (int s = 0; s < SE_NSTRATEGIES; s++)
-        if (se_strategy_get((se_strategy)s)->tiled && s != SE_S_STREAM &&
-            ((ref->p.strategies >> s) & 1u))
-            a->mech[a->n_mech++] = (se_strategy)s;
+    a->table = se_protocol_table(&ref->p);
+    for (int s = 0; s < a->table->n; s++)
+        if (a->table->s[s].tiled && s != SE_STRATEGY_BASELINE && ((ref->p.strategies >> s) & 1u))
+            a->mech[a->n_mech++] = s;
     int have_init = 0;
     for (size_t i = 0; i < a->n_shapes && st == SE_OK; i++) {
         const se_shape *sh = &ref->p.shapes[i];
@@ -431,7 +441,10 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
         else
             st = shape_of_one_run(ref, a, i, err);
         context_of(ref, sh, &a->context[i]);
-        const json_t *init = device_scope(ref, a->shape[i], SE_MK_INIT_NAME);
+        int owner = se_init_control_of(&ref->p);
+        const json_t *init =
+            owner < 0 ? NULL
+                      : device_scope(ref, a->shape[i], a->table->s[owner].init_control);
         if (init) {
             double ns = se_json_num(init, "median_ns");
             a->mk_init_ns[i] = ns;

@@ -57,8 +57,10 @@ typedef struct se_answer {
     char run_ids[8][64];        /* the first few runs' ids, for captions */
     size_t n_shapes;
     char (*shape)[40];          /* the first run's shapes, in protocol order */
+    const se_strategy_table *table; /* the first run's strategies (se_rundata_table) */
     int n_mech;
-    se_strategy mech[SE_NSTRATEGIES]; /* tiled strategies other than stream, table order */
+    int mech[SE_STRATEGY_MAX];  /* indices in `table`: tiled strategies other than the
+                                   baseline (stream), table order */
     se_answer_ratio *cell;      /* [shape * n_mech + m] */
     se_answer_ratio *vs;        /* [shape * SE_NVS + k]: a / b, paired by round */
     double *mk_init_ns;         /* per shape: the first run's megakernel_init median, or 0 */
@@ -70,6 +72,10 @@ typedef struct se_answer {
     se_answer_calibration *calib; /* per shape (several runs) */
     se_answer_calibration calib_all;
 } se_answer;
+
+/* The name of a->mech[m], and of the baseline every ratio is to. */
+const char *se_answer_mech_name(const se_answer *a, int m);
+const char *se_answer_baseline(const se_answer *a);
 
 /* What SE_VS_* compares: "graph-pdl" over "graph", ... */
 void se_answer_vs_names(int k, const char **a, const char **b);

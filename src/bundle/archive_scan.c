@@ -98,7 +98,7 @@ static void order_key(const char *p, char *key, size_t size)
 {
     size_t n = strlen(p);
     snprintf(key, size, "%s", p);
-    if (strncmp(p, "arrays/", 7) == 0 && !strchr(p + 7, '/') && n > 7 + 6 &&
+    if (strncmp(p, SE_ARRAYS_PREFIX, 7) == 0 && !strchr(p + 7, '/') && n > 7 + 6 &&
         strcmp(p + n - 6, ".x.f32") == 0 && n - 4 < size) {
         key[n - 5] = '\1';
         key[n - 4] = '\0';
@@ -336,7 +336,7 @@ static const json_t *record_of(const verify_ctx *v, const char *id, const char *
 static int array_kind(const verify_ctx *v, const char *rel, const se_shape **sh, char *id,
                       size_t id_size)
 {
-    if (!v || !v->rd.have_protocol || strncmp(rel, "arrays/", 7) != 0)
+    if (!v || !v->rd.have_protocol || strncmp(rel, SE_ARRAYS_PREFIX, 7) != 0)
         return 0;
     size_t n = strlen(rel);
     int kind = n > 13 && strcmp(rel + n - 6, ".x.f32") == 0   ? 1
@@ -478,7 +478,7 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             kind = 0;
         /* Reading back what `archive` just wrote (no run to check against,
          * v NULL), a saved array is only hashed: its bound is the arrays'. */
-        int own_array = !v && f && strncmp(rel, "arrays/", 7) == 0 && size <= SE_ARRAY_MAX_BYTES;
+        int own_array = !v && f && strncmp(rel, SE_ARRAYS_PREFIX, 7) == 0 && size <= SE_ARRAY_MAX_BYTES;
         if (size > SE_ARCHIVE_ENTRY_MAX && !(kind && size == want) && !own_array) {
             char sz[80];
             snprintf(sz, sizeof sz, "%" PRIu64 " bytes, over the %" PRIu64, size,
@@ -561,8 +561,8 @@ se_status archive_scan(const char *path, const char *run_id, manifest_table *t,
             continue;
         }
         if (kind == 2 && !c) {
-            scan_problem(rep, out, "archive: entry %s: no record of %s in validation.json or "
-                         "peers.json", rel, id);
+            scan_problem(rep, out, "archive: entry %s: no record of %s in " SE_VALIDATION_JSON
+                         " or " SE_PEERS_FILE, rel, id);
         } else if (kind == 2 && !rc) {
             if (sh != x_refused && out_of_order++ == 0)
                 snprintf(first_out_of_order, sizeof first_out_of_order, "%s", rel);

@@ -85,10 +85,9 @@ static json_t *shape_json(const se_protocol *p, const se_shape *s, const json_t 
     const char *best_name = NULL;
     json_array_foreach(cases, i, c) {
         const char *what = json_string_value(json_object_get(c, "what"));
-        se_strategy st = what ? se_strategy_find(what) : SE_NSTRATEGIES;
+        const se_strategy_info *info = se_protocol_strategy_named(p, what);
         const json_t *d = device_of(c);
-        if (!on_shape(c, s) || st == SE_NSTRATEGIES || !d ||
-            se_strategy_get(st)->role != SE_ROLE_REFERENCE ||
+        if (!on_shape(c, s) || !info || !d || info->role != SE_ROLE_REFERENCE ||
             !passed(validation, json_string_value(json_object_get(c, "case"))))
             continue;
         if (!best || median_of(d) < median_of(best)) {
@@ -114,8 +113,7 @@ static json_t *shape_json(const se_protocol *p, const se_shape *s, const json_t 
             continue;
         const char *what = json_string_value(json_object_get(c, "what"));
         const char *cid = json_string_value(json_object_get(c, "case"));
-        se_strategy st = what ? se_strategy_find(what) : SE_NSTRATEGIES;
-        const se_strategy_info *info = st < SE_NSTRATEGIES ? se_strategy_get(st) : NULL;
+        const se_strategy_info *info = se_protocol_strategy_named(p, what);
         const json_t *d = device_of(c);
         const json_t *r = json_object_get(d, "time_ratio_to_stream");
         double m = median_of(d);
@@ -129,7 +127,7 @@ static json_t *shape_json(const se_protocol *p, const se_shape *s, const json_t 
             ours = c;
         if (info && info->role == SE_ROLE_REFERENCE && !cudnn)
             cudnn = c;
-        int mk_init = what && strcmp(what, SE_MK_INIT_NAME) == 0;
+        int mk_init = se_stable_is_init_control(se_protocol_table(p), what);
         json_array_append_new(
             arr, json_pack("{s:O, s:O, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "case",
                            json_object_get(c, "case"), "strategy", json_object_get(c, "what"),

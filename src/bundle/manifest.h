@@ -16,9 +16,10 @@
 #include <stdio.h>
 
 #include "bundle/sha256.h" /* the hashes it lists; callers of the old home keep compiling */
+#include "bundle/paths.h"
 #include "model/se_common.h"
 
-#define SE_MANIFEST_NAME "MANIFEST.sha256"
+/* SE_MANIFEST_NAME: bundle/paths.h */
 
 /* The prefix of the temporary names the program makes in a directory
  * while it rewrites its manifest (the manifest's own temporary file,

@@ -17,11 +17,20 @@
 #define SE_VALIDATION_JSON "validation.json"
 #define SE_RESOURCES_JSON "resources.json"
 #define SE_TRACES_JSON "traces.json"
+/* The strategies and workload the run measured (bundle/describe.h); a run
+ * made before it existed is read with the legacy v1 table. */
+#define SE_STRATEGIES_JSON "strategies.json"
 #define SE_TRACE_OUTPUTS_CSV "traces/outputs.csv"
 #define SE_PROFILE_DIR "profile"
 #define SE_PROFILE_JSON "profile/profile.json"
 #define SE_PROFILE_KERNELS_CSV "profile/kernels.csv"
 #define SE_PROFILE_NCU_RAW_CSV "profile/ncu_raw.csv"
+/* The manifest, in `sha256sum -c` format (bundle/manifest.h). */
+#define SE_MANIFEST_NAME "MANIFEST.sha256"
+/* The PyTorch peers (bundle/peers.h). */
+#define SE_PEERS_FILE "peers.json"
+/* A selected bundle's pointer to its complete archive (bundle/remote.h). */
+#define SE_REMOTE_JSON "remote.json"
 /* The Ed25519 signature of MANIFEST.sha256 (bundle/sign.h, docs/SIGNING.md):
  * the one file beside the manifest that it does not list, and that writing
  * or verifying the manifest ignores. */
@@ -29,6 +38,13 @@
 /* An evidence site's manifest (docs/SITE.md): a folder with it and without
  * a run manifest is a site, not a run (se_is_site_dir of bundle/verify.h). */
 #define SE_SITE_MANIFEST "SITE_MANIFEST.sha256"
+/* A site's list of the run files it left out (bundle/site_verify.h). */
+#define SE_SITE_LEFT_OUT "LEFT_OUT.sha256"
+
+/* The run's folders, as prefixes of its relative paths. */
+#define SE_ARRAYS_PREFIX "arrays/"
+#define SE_TRACES_PREFIX "traces/"
+#define SE_SOURCE_PREFIX "source/"
 
 /* The "format" field of each JSON file. */
 #define SE_RUN_FORMAT "softmax-evidence-run"
@@ -36,6 +52,7 @@
 #define SE_VALIDATION_FORMAT "softmax-evidence-validation"
 #define SE_RESOURCES_FORMAT "softmax-evidence-resources"
 #define SE_PROFILE_FORMAT "softmax-evidence-profile"
+#define SE_STRATEGIES_FORMAT "softmax-evidence-strategies"
 
 /* Longest id a shape or case can have ("<rows>x<cols>.<what>"), with NUL. */
 #define SE_CASE_ID_SIZE 96

@@ -15,11 +15,12 @@
 #include "bundle/samples.h"
 #include "bundle/summary.h"
 #include "model/protocol.h"
+#include "bundle/paths.h"
 #include "model/se_common.h"
 #include "model/tolerance.h"
 
 #define SE_PEERS_FORMAT "softmax-evidence-peers"
-#define SE_PEERS_FILE "peers.json"
+/* SE_PEERS_FILE: bundle/paths.h */
 #define SE_PEERS_SCRIPT_COPY "peers/peers.py"
 /* The largest script copy verify reads (bench/peers.py is some 20 kB). */
 #define SE_PEERS_SCRIPT_MAX_BYTES ((uint64_t)16 << 20)

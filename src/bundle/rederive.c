@@ -215,12 +215,12 @@ static float *read_values(const char *dir, const char *rel, size_t n, const repo
 static void load_outputs(const char *dir, const se_protocol *p, const se_shape *sh,
                          const se_check_plan *plan, float **y, const reporter *r)
 {
-    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+    for (int s = 0; s < se_protocol_nstrategies(p); s++) {
         y[s] = NULL;
         if (!((p->strategies >> s) & 1u))
             continue;
         char id[SE_CASE_ID_SIZE], rel[SE_CASE_ID_SIZE + 32];
-        se_case_id_make(sh->rows, sh->cols, se_strategy_get((se_strategy)s)->name, id, sizeof id);
+        se_case_id_make(sh->rows, sh->cols, se_protocol_strategy(p, s)->name, id, sizeof id);
         se_path_check_y(id, rel, sizeof rel);
         r->c->cases++;
         y[s] = read_values(dir, rel, plan->n_values, r);
@@ -244,7 +244,7 @@ static void check_row(const se_protocol *p, const se_shape *sh, const se_check_p
         for (hi = lo; hi < plan->n_pos && plan->pos[hi] / sh->cols == row; hi++)
             ;
     }
-    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+    for (int s = 0; s < se_protocol_nstrategies(p); s++) {
         if (!y[s])
             continue;
         for (size_t k = lo; k < hi; k++) {
@@ -258,7 +258,7 @@ static void check_row(const se_protocol *p, const se_shape *sh, const se_check_p
                 problem(r, "checks/%" PRId64 "x%" PRId64 ".%s.y.f32: row %" PRId64 " col %" PRId64
                         ": output %.9g is outside |out - ref| <= %g + %g*|ref| of the float64 "
                         "reference %.17g", sh->rows, sh->cols,
-                        se_strategy_get((se_strategy)s)->name, row, col, (double)y[s][k], want,
+                        se_protocol_strategy(p, s)->name, row, col, (double)y[s][k], want,
                         p->tol.atol, p->tol.rtol);
         }
     }
@@ -278,7 +278,7 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
         se_check_plan_free(&plan);
         return SE_OK;
     }
-    float *y[SE_NSTRATEGIES];
+    float *y[SE_STRATEGY_MAX];
     load_outputs(dir, p, sh, &plan, y, r);
     float *xs = NULL;
     char xrel[160];
@@ -287,7 +287,7 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
         xs = read_values(dir, xrel, plan.n_values, r);
     float *x = malloc(((size_t)sh->cols + 1) * sizeof *x);
     double *ref = malloc((size_t)sh->cols * sizeof *ref);
-    size_t fails[SE_NSTRATEGIES] = {0};
+    size_t fails[SE_STRATEGY_MAX] = {0};
     if (!x || !ref)
         st = se_fail(err, SE_ERR_NOMEM, "checks: shape %s: out of memory for a row", sh->spec);
     for (size_t i = 0; i < plan.n_rows && st == SE_OK; i++) {
@@ -318,7 +318,7 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
         se_reference_rms_softmax(x, 1, sh->cols, p->eps, ref);
         check_row(p, sh, &plan, i, ref, y, fails, r);
     }
-    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+    for (int s = 0; s < se_protocol_nstrategies(p); s++) {
         r->c->cases_rederived += y[s] != NULL && (!plan.whole_rows || xs != NULL);
         free(y[s]);
     }

@@ -27,9 +27,9 @@ int se_remote_path_allowed(const char *path)
 {
     if (strcmp(path, SE_PROFILE_NCU_RAW_CSV) == 0)
         return 1;
-    if (strncmp(path, "arrays/", 7) == 0)
+    if (strncmp(path, SE_ARRAYS_PREFIX, 7) == 0)
         return !strchr(path + 7, '/') && strlen(path) > 7 + 4 && ends_with(path, ".f32");
-    if (strncmp(path, "traces/", 7) == 0)
+    if (strncmp(path, SE_TRACES_PREFIX, 7) == 0)
         return !strchr(path + 7, '/') && strlen(path) > 7 + 4 && ends_with(path, ".csv") &&
                strcmp(path, SE_TRACE_OUTPUTS_CSV) != 0 && !ends_with(path, ".traced.csv") &&
                !ends_with(path, ".untraced.csv");

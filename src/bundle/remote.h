@@ -21,9 +21,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundle/paths.h"
 #include "model/se_common.h"
 
-#define SE_REMOTE_JSON "remote.json"
+/* SE_REMOTE_JSON: bundle/paths.h */
 #define SE_REMOTE_FORMAT "softmax-evidence-remote"
 /* The most remote-only files it may list (a manifest's bound). */
 #define SE_REMOTE_MAX_FILES (1 << 20)

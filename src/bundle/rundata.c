@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bundle/rundata.h"
 
+#include "bundle/describe.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -159,13 +161,35 @@ static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *e
         if (st != SE_OK)
             st = failed(ld, SE_PROFILE_JSON, st, &e);
     }
-    if (st == SE_OK) {
+    int table_ok = 1;
+    se_rundata_path(rd, SE_STRATEGIES_JSON, path, sizeof path);
+    if (st == SE_OK && access(path, F_OK) == 0) {
+        json_t *j = NULL;
+        st = load_json(rd, SE_STRATEGIES_JSON, SE_STRATEGIES_FORMAT, SE_STRATEGIES_VERSION, NULL,
+                       &j, &e);
+        if (st == SE_OK)
+            st = se_describe_parse(j, SE_STRATEGIES_JSON, &rd->described, &e);
+        json_decref(j);
+        table_ok = st == SE_OK;
+        if (st != SE_OK)
+            st = failed(ld, SE_STRATEGIES_JSON, st, &e);
+    }
+    if (st == SE_OK && !table_ok && ld->problem) {
+        /* Without its table the run's protocol cannot be read. */
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s: not read: %s cannot be read", SE_PROTOCOL_JSON,
+                 SE_STRATEGIES_JSON);
+        ld->problem(ld->ctx, msg);
+        ld->problems++;
+    }
+    if (st == SE_OK && table_ok) {
         /* Read as untrusted input below the run (no link, FIFO or device). */
         char *text = NULL;
         size_t len = 0;
         st = se_read_below(rd->dir, SE_PROTOCOL_JSON, SE_JSON_MAX_BYTES, &text, &len, &e);
         if (st == SE_OK)
-            st = se_protocol_parse(text, len, SE_PROTOCOL_JSON, &rd->p, &e);
+            st = se_protocol_parse_table(text, len, SE_PROTOCOL_JSON, se_rundata_table(rd),
+                                         &rd->p, &e);
         free(text);
         rd->have_protocol = st == SE_OK;
         if (st != SE_OK && ld->problem) {
@@ -241,10 +265,16 @@ void se_rundata_free(se_rundata *rd)
     json_decref(rd->profile);
     if (rd->have_protocol)
         se_protocol_free(&rd->p);
+    se_run_strategies_free(rd->described);
     for (size_t i = 0; i < rd->n_files; i++)
         free(rd->files[i].path);
     free(rd->files);
     memset(rd, 0, sizeof *rd);
+}
+
+const se_strategy_table *se_rundata_table(const se_rundata *rd)
+{
+    return rd->described ? &rd->described->table : se_strategy_legacy_v1();
 }
 
 static se_run_file *find_file(const se_rundata *rd, const char *rel)
@@ -359,7 +389,21 @@ const char *se_json_str(const json_t *o, const char *key, const char *fallback)
 
 se_status se_rundata_same_workload(const se_rundata *ref, const se_rundata *rd, se_err *err)
 {
-    if (rd->p.n_shapes != ref->p.n_shapes || rd->p.strategies != ref->p.strategies)
+    /* The same strategies by name, in the same order: each run's mask is
+     * over its own table. */
+    int same = rd->p.n_shapes == ref->p.n_shapes &&
+               __builtin_popcount(rd->p.strategies) == __builtin_popcount(ref->p.strategies);
+    for (int a = 0, b = 0; same; a++, b++) {
+        while (a < se_protocol_nstrategies(&ref->p) && !((ref->p.strategies >> a) & 1u))
+            a++;
+        while (b < se_protocol_nstrategies(&rd->p) && !((rd->p.strategies >> b) & 1u))
+            b++;
+        if (a >= se_protocol_nstrategies(&ref->p) || b >= se_protocol_nstrategies(&rd->p))
+            break;
+        same = strcmp(se_protocol_strategy(&ref->p, a)->name,
+                      se_protocol_strategy(&rd->p, b)->name) == 0;
+    }
+    if (!same)
         return se_fail(err, SE_ERR_USAGE,
                        "%s: its protocol has other shapes or strategies than %s's; runs compared "
                        "must share their protocol's workload", rd->dir, ref->dir);

@@ -31,8 +31,10 @@ typedef struct se_run_file {
 typedef struct se_rundata {
     char dir[4096];
     char run_id[64];
-    se_protocol p;
+    se_protocol p;     /* its strategy table is the run's own (rd->described, or
+                          the legacy v1 table of a run without strategies.json) */
     int have_protocol;
+    struct se_run_strategies *described; /* strategies.json, NULL in a run made before it */
     json_t *run, *env, *summary, *validation, *resources, *traces;
     json_t *peers;    /* peers.json, NULL in a run made before the peers */
     json_t *profile;  /* profile/profile.json, NULL in a run not profiled */
@@ -43,7 +45,9 @@ typedef struct se_rundata {
     size_t n_files, cap_files;
 } se_rundata;
 
-/* Loads run.json, environment.json, protocol.json, summary.json,
+/* Loads strategies.json when the run has one (else the run is read with the
+ * legacy v1 table), run.json, environment.json, protocol.json (its strategy
+ * names resolved in the run's table), summary.json,
  * validation.json, resources.json, traces.json, peers.json and
  * profile/profile.json when the run has them, and MANIFEST.sha256 (each
  * JSON file's format and version checked), and computes the derived
@@ -66,6 +70,10 @@ size_t se_rundata_load_each(const char *dir, se_rundata *rd, se_rundata_problem_
                             void *ctx);
 
 void se_rundata_free(se_rundata *rd);
+
+/* The strategies the run recorded: its strategies.json, or the legacy v1
+ * table (model/strategy.h) for a run made before strategies.json. */
+const se_strategy_table *se_rundata_table(const se_rundata *rd);
 
 /* rd measures what ref measures: the same shapes (in order), tile and
  * strategies (other scopes' counts, traces or peers may differ). Fails

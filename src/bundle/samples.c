@@ -35,19 +35,20 @@ void se_sample_set_free(se_sample_set *s)
 static const char *control_names[SE_NCONTROLS] = {"empty_stream", "empty_graph", "coop_noop",
                                                   "barriers"};
 
-int se_selects_megakernel(const se_protocol *p)
+int se_init_control_of(const se_protocol *p)
 {
-    for (int s = 0; s < SE_NSTRATEGIES; s++)
-        if (((p->strategies >> s) & 1u) &&
-            strcmp(se_strategy_get((se_strategy)s)->mechanism, "megakernel") == 0)
-            return 1;
-    return 0;
+    for (int s = 0; s < se_protocol_nstrategies(p); s++)
+        if (((p->strategies >> s) & 1u) && se_protocol_strategy(p, s)->init_control)
+            return s;
+    return -1;
 }
 
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err)
 {
-    size_t per_shape = 1 + (size_t)se_selects_megakernel(p);
-    for (int s = 0; s < SE_NSTRATEGIES; s++)
+    const int ns = se_protocol_nstrategies(p);
+    const int init = se_init_control_of(p);
+    size_t per_shape = 1 + (size_t)(init >= 0);
+    for (int s = 0; s < ns; s++)
         per_shape += (p->strategies >> s) & 1u;
     size_t total = p->n_shapes * per_shape + SE_NCONTROLS, k = 0;
     se_case_id *v = calloc(total, sizeof *v);
@@ -55,16 +56,16 @@ se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err
         return se_fail(err, SE_ERR_NOMEM, "case list: out of memory");
     for (size_t i = 0; i < p->n_shapes; i++) {
         const se_shape *sh = &p->shapes[i];
-        for (int s = 0; s <= SE_NSTRATEGIES + 1; s++) {
-            if (s < SE_NSTRATEGIES && !((p->strategies >> s) & 1u))
+        for (int s = 0; s <= ns + 1; s++) {
+            if (s < ns && !((p->strategies >> s) & 1u))
                 continue;
-            if (s == SE_NSTRATEGIES && !se_selects_megakernel(p))
+            if (s == ns && init < 0)
                 continue;
             se_case_id *c = &v[k++];
             c->shape = sh;
-            c->strategy = s < SE_NSTRATEGIES ? s : s == SE_NSTRATEGIES ? SE_CASE_MK_INIT : SE_CASE_COPY;
-            c->what = s < SE_NSTRATEGIES ? se_strategy_get((se_strategy)s)->name
-                      : s == SE_NSTRATEGIES ? SE_MK_INIT_NAME : "copy";
+            c->strategy = s < ns ? s : s == ns ? SE_CASE_MK_INIT : SE_CASE_COPY;
+            c->what = s < ns ? se_protocol_strategy(p, s)->name
+                      : s == ns ? se_protocol_strategy(p, init)->init_control : "copy";
             c->n_scopes = SE_NSCOPES;
             se_case_id_make(sh->rows, sh->cols, c->what, c->id, sizeof c->id);
         }

@@ -54,17 +54,17 @@ se_status se_sample_set_push(se_sample_set *s, const se_sample *x, se_err *err);
 #define SE_SAMPLES_HEADER "seq,round,position,scope,l2,ns,sm_mhz,throttled"
 
 /* Per-shape cases that are not a strategy: the copy of the case's bytes,
- * and the megakernel's initialization alone (when a megakernel
- * strategy is selected). Run-level controls have SE_CASE_COPY too, and no
- * shape. */
+ * and a strategy's initialization alone (its table entry's init_control:
+ * the megakernel's, when a megakernel strategy is selected). Run-level
+ * controls have SE_CASE_COPY too, and no shape. */
 #define SE_CASE_COPY (-1)
 #define SE_CASE_MK_INIT (-2)
 #define SE_MK_INIT_NAME "megakernel_init"
 
-/* Whether the protocol selects a strategy of the megakernel mechanism
- * (megakernel, megakernel-graph): then every shape has a SE_CASE_MK_INIT
- * case. */
-int se_selects_megakernel(const se_protocol *p);
+/* The strategy whose init_control every shape times (SE_CASE_MK_INIT, named
+ * by its init_control): the first selected strategy of p's table with one
+ * (megakernel or megakernel-graph); -1 when none is selected. */
+int se_init_control_of(const se_protocol *p);
 
 /* One timed case of a run: a strategy or the copy control on a shape, or a
  * run-level control (shape NULL). */
@@ -72,12 +72,12 @@ typedef struct se_case_id {
     char id[96];            /* "32x4096.stream", "32x4096.copy", "control.barriers" */
     const se_shape *shape;  /* NULL for run-level controls */
     const char *what;       /* strategy name, "copy", or control name */
-    int strategy;           /* se_strategy, SE_CASE_COPY or SE_CASE_MK_INIT */
+    int strategy;           /* index in the protocol's table, SE_CASE_COPY or SE_CASE_MK_INIT */
     int n_scopes;           /* SE_NSCOPES, or 1 for run-level controls (device only) */
 } se_case_id;
 
 /* The timed cases of a protocol, in the run's order: per shape, each
- * selected strategy in se_strategy order, then "copy"; then the four
+ * selected strategy in the table's order, then "copy"; then the four
  * controls. Returns a new array (free() it). */
 se_status se_case_list(const se_protocol *p, se_case_id **out, size_t *n, se_err *err);
 

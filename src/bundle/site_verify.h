@@ -11,7 +11,7 @@
 #include "bundle/paths.h" /* SE_SITE_MANIFEST */
 #include "model/se_common.h"
 
-#define SE_SITE_LEFT_OUT "LEFT_OUT.sha256"
+/* SE_SITE_LEFT_OUT: bundle/paths.h */
 
 /* verify on a site: SITE_MANIFEST.sha256 over the site, the selected run
  * files (site/run) against the run's own manifest with the left-out files

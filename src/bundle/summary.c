@@ -147,8 +147,9 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
     double bytes = 0.0;
     if (c->shape) {
         const se_strategy_info *info =
-            c->strategy >= 0 ? se_strategy_get((se_strategy)c->strategy)
-            : c->strategy == SE_CASE_MK_INIT ? se_strategy_get(SE_S_MEGAKERNEL) : NULL;
+            c->strategy >= 0 ? se_protocol_strategy(p, c->strategy)
+            : c->strategy == SE_CASE_MK_INIT ? se_protocol_strategy(p, se_init_control_of(p))
+                                             : NULL;
         /* The megakernel's initialization moves none of x or y. */
         bytes = c->strategy == SE_CASE_MK_INIT ? 0.0 : bytes_moved(c->shape);
         json_object_set_new(o, "shape", json_string(c->shape->spec));
@@ -172,7 +173,7 @@ static se_status case_json(const se_protocol *p, const se_case_id *c, const se_s
                 sh->copy_median[sc] = s.median;
             else if (c->strategy != SE_CASE_MK_INIT && sh->copy_median[sc] > 0.0)
                 json_object_set_new(js, "fraction_of_copy", json_real(sh->copy_median[sc] / s.median));
-            if (c->strategy == SE_S_STREAM) {
+            if (c->strategy == SE_STRATEGY_BASELINE) {
                 sh->stream[sc] = v;
                 sh->stream_n[sc] = sets[sc].n;
                 v = NULL;

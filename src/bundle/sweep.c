@@ -50,7 +50,7 @@ static void read_items(const se_rundata *rd, se_sweep_shape *sh)
             continue;
         const char *what = se_json_str(c, "what", "");
         char path[64];
-        if (strcmp(what, "copy") == 0 || strcmp(what, SE_MK_INIT_NAME) == 0) {
+        if (strcmp(what, "copy") == 0 || se_stable_is_init_control(se_rundata_table(rd), what)) {
             for (int sc = 0; sc < 2; sc++) {
                 snprintf(path, sizeof path, "%s.median_ns", scopes[sc]);
                 if (strcmp(what, "copy") == 0)
@@ -60,12 +60,14 @@ static void read_items(const se_rundata *rd, se_sweep_shape *sh)
             }
             continue;
         }
-        se_strategy st = se_strategy_find(what);
-        if (st == SE_NSTRATEGIES || sh->n_items == SE_SWEEP_MAX_ITEMS)
+        const se_strategy_table *t = se_rundata_table(rd);
+        int st = se_stable_find(t, what);
+        if (st == t->n || sh->n_items == SE_SWEEP_MAX_ITEMS)
             continue;
         se_sweep_item *it = &sh->items[sh->n_items++];
         it->name = what;
         it->strategy = st;
+        it->info = &t->s[st];
         it->validated = passed(rd, se_json_str(c, "case", ""));
         for (int sc = 0; sc < 2; sc++) {
             snprintf(path, sizeof path, "%s.median_ns", scopes[sc]);
@@ -83,7 +85,8 @@ static void read_items(const se_rundata *rd, se_sweep_shape *sh)
         se_sweep_item *it = &sh->items[sh->n_items++];
         it->name = se_json_str(c, "peer", "?");
         it->peer = 1;
-        it->strategy = SE_NSTRATEGIES;
+        it->strategy = -1;
+        it->info = NULL;
         it->validated = strcmp(se_json_str(c, "status", ""), "ok") == 0;
         it->median[SE_WARM] = num_or_nan(sum, "median_ns");
         it->fraction[SE_WARM] = num_or_nan(sum, "fraction_of_copy");
@@ -223,6 +226,7 @@ static double control_median(const se_rundata *rd, const char *id)
 se_status se_sweep_read(const se_rundata *rd, se_sweep *s, se_err *err)
 {
     memset(s, 0, sizeof *s);
+    s->table = se_rundata_table(rd);
     s->n_shapes = rd->p.n_shapes;
     s->shapes = calloc(s->n_shapes ? s->n_shapes : 1, sizeof *s->shapes);
     if (!s->shapes)
@@ -268,9 +272,9 @@ const se_sweep_item *se_sweep_item_of(const se_sweep_shape *sh, const char *name
 
 /* ---- goals -------------------------------------------------------------- */
 
-int se_goal_floor_of(se_strategy s)
+int se_goal_floor_of(const se_strategy_info *s)
 {
-    const char *mech = se_strategy_get(s)->mechanism;
+    const char *mech = s->mechanism;
     if (strcmp(mech, "fusion") == 0)
         return SE_FLOOR_FUSION;
     if (strcmp(mech, "megakernel") == 0)
@@ -294,17 +298,17 @@ static const se_sweep_item *fastest(const se_sweep_shape *sh, int sc,
 
 static int is_ours(const se_sweep_item *it)
 {
-    return !it->peer && se_strategy_get(it->strategy)->role != SE_ROLE_REFERENCE;
+    return !it->peer && it->info->role != SE_ROLE_REFERENCE;
 }
 
 static int is_peer(const se_sweep_item *it)
 {
-    return it->peer || se_strategy_get(it->strategy)->role == SE_ROLE_REFERENCE;
+    return it->peer || it->info->role == SE_ROLE_REFERENCE;
 }
 
 static int is_tiled(const se_sweep_item *it)
 {
-    return !it->peer && se_strategy_get(it->strategy)->tiled;
+    return !it->peer && it->info->tiled;
 }
 
 static double pos(double v)
@@ -368,9 +372,11 @@ static void goal_pair(const se_sweep *s, size_t u, size_t a, se_goal_pair *p)
     p->unaligned = u;
     p->aligned = a;
     p->met = 1;
-    for (int k = 0; k < SE_NSTRATEGIES; k++) {
+    const se_strategy_table *t = s->table ? s->table : se_strategy_compiled();
+    for (int k = 0; k < SE_STRATEGY_MAX; k++)
         p->ratio[k] = NAN;
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+    for (int k = 0; k < t->n; k++) {
+        const se_strategy_info *info = &t->s[k];
         const se_sweep_item *x = se_sweep_item_of(su, info->name), *y = se_sweep_item_of(sa, info->name);
         if (!info->tiled || !x || !y || !(x->median[SE_WARM] > 0) || !(y->median[SE_WARM] > 0))
             continue;

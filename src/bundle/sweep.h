@@ -39,7 +39,8 @@ enum { SE_WARM = 0, SE_COLD = 1 }; /* scopes device and device_cold */
 typedef struct se_sweep_item {
     const char *name;  /* strategy or peer name, owned by the run's JSON */
     int peer;          /* a PyTorch peer of peers.json (timed L2 warm only) */
-    se_strategy strategy; /* SE_NSTRATEGIES for a peer */
+    int strategy;      /* index in the run's table (se_sweep's `table`); -1 for a peer */
+    const se_strategy_info *info; /* that entry, NULL for a peer */
     int validated;     /* validation.json's pass; a peer's status "ok" */
     double median[2];  /* ns, NAN where the run has none */
     double fraction[2]; /* median(copy) / median, same shape and scope; NAN where none */
@@ -67,6 +68,7 @@ typedef struct se_sweep_group {
 } se_sweep_group;
 
 typedef struct se_sweep {
+    const se_strategy_table *table; /* the run's strategies (se_rundata_table) */
     se_sweep_shape *shapes; /* protocol order */
     size_t n_shapes;
     se_sweep_group *groups; /* families by size, then launch-bound groups by rows */
@@ -120,7 +122,8 @@ typedef struct se_goal_row {
 
 typedef struct se_goal_pair {
     size_t unaligned, aligned;           /* shapes */
-    double ratio[SE_NSTRATEGIES];        /* time per element, unaligned / aligned; NAN: absent */
+    double ratio[SE_STRATEGY_MAX];       /* per entry of the run's table: time per element,
+                                            unaligned / aligned; NAN: absent */
     int met;                             /* no tiled strategy above SE_GOAL_G5_SLOWER */
 } se_goal_pair;
 
@@ -134,7 +137,7 @@ typedef struct se_goals {
 } se_goals;
 
 /* A tiled strategy's floor (SE_FLOOR_*): by its mechanism. */
-int se_goal_floor_of(se_strategy s);
+int se_goal_floor_of(const se_strategy_info *s);
 
 /* Computes the goals and the floors from s. Free with se_goals_free. */
 se_status se_goals_compute(const se_sweep *s, se_goals *g, se_err *err);

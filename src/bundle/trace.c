@@ -20,15 +20,15 @@
 
 const char se_trace_phase_letter[SE_NPHASES] = {'A', 'B', 'C', 'D', 'E'};
 
-int se_trace_kind_of(int strategy)
+int se_trace_kind_of(const se_protocol *p, int strategy)
 {
-    const se_strategy_info *info = se_strategy_get((se_strategy)strategy);
+    const se_strategy_info *info = se_protocol_strategy(p, strategy);
     return info && info->trace != SE_TRACE_NONE ? (int)info->trace : -1;
 }
 
 int se_traced(const se_protocol *p, int s)
 {
-    return p->traces && ((p->strategies >> s) & 1u) && se_trace_kind_of(s) >= 0;
+    return p->traces && ((p->strategies >> s) & 1u) && se_trace_kind_of(p, s) >= 0;
 }
 
 int se_trace_too_large(const se_protocol *p, const se_shape *sh)

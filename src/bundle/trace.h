@@ -58,9 +58,9 @@ se_status se_trace_env_sm_count(const char *dir, int *sm_count, se_err *err);
 void se_trace_check_sms(const se_trace *t, int sm_count, const char *name, FILE *out,
                         size_t *n_bad);
 
-/* The traced strategies (se_strategy values) and how each is checked;
- * cuDNN cannot be traced. Returns -1 for a strategy without a trace. */
-int se_trace_kind_of(int strategy);
+/* How strategy s of p's table is traced and checked (se_trace_kind); cuDNN
+ * cannot be traced. Returns -1 for a strategy without a trace. */
+int se_trace_kind_of(const se_protocol *p, int strategy);
 
 /* 1 when a run of protocol p traces strategy s: the protocol selects it and
  * takes traces ("traces": false leaves them all out), and it can be traced. */

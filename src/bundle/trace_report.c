@@ -113,8 +113,8 @@ se_status se_trace_case_report(const se_protocol *p, const char *dir, int task_g
                                json_t **cost, int *ok, se_err *err)
 {
     se_taskgeom g = se_taskgeom_make_v(sh->rows, sh->cols, p->tile, task_graph);
-    int kind = se_trace_kind_of(strategy);
-    const char *name = se_strategy_get((se_strategy)strategy)->name;
+    int kind = se_trace_kind_of(p, strategy);
+    const char *name = se_protocol_strategy(p, strategy)->name;
     char id[SE_CASE_ID_SIZE], rel[200], urel[220], trel[220];
     se_case_id_make(sh->rows, sh->cols, name, id, sizeof id);
     se_path_trace(id, rel, sizeof rel);
@@ -193,8 +193,8 @@ se_status se_traces_report(const se_protocol *p, const char *dir, int task_graph
     se_status st = SE_OK;
     *failures = 0;
     for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++) {
-        for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++) {
-            int kind = se_trace_kind_of(s);
+        for (int s = 0; s < se_protocol_nstrategies(p) && st == SE_OK; s++) {
+            int kind = se_trace_kind_of(p, s);
             if (!se_traced_case(p, s, &p->shapes[i]))
                 continue;
             json_t *entry = NULL, *cost = NULL;

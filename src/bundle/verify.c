@@ -295,10 +295,10 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
             continue;
         se_path_array_x(sh->rows, sh->cols, rel, sizeof rel);
         require_array(v, rel, &missing);
-        for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        for (int s = 0; s < se_protocol_nstrategies(p); s++) {
             if (!((p->strategies >> s) & 1u))
                 continue;
-            se_case_id_make(sh->rows, sh->cols, se_strategy_get((se_strategy)s)->name, id,
+            se_case_id_make(sh->rows, sh->cols, se_protocol_strategy(p, s)->name, id,
                             sizeof id);
             se_path_array_y(id, rel, sizeof rel);
             require_array(v, rel, &missing);

@@ -66,14 +66,14 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
         return;
     }
     for (size_t i = 0; i < p->n_shapes; i++)
-        for (int s = 0; s < SE_NSTRATEGIES; s++) {
-            int kind = se_trace_kind_of(s);
+        for (int s = 0; s < se_protocol_nstrategies(p); s++) {
+            int kind = se_trace_kind_of(p, s);
             if (!se_traced_case(p, s, &p->shapes[i]))
                 continue;
             expected++;
             char id[SE_CASE_ID_SIZE], rel[200];
             se_case_id_make(p->shapes[i].rows, p->shapes[i].cols,
-                            se_strategy_get((se_strategy)s)->name, id, sizeof id);
+                            se_protocol_strategy(p, s)->name, id, sizeof id);
             se_path_trace(id, rel, sizeof rel);
             json_t *se = entry_of(traces, id);
             if (kind != SE_TRACE_ROWS) {

@@ -51,7 +51,7 @@ static shape_slot *slot_of(shape_slot *t, size_t cap, const char *shape)
 /* The strategy of the k-th selected strategy of p (table order). */
 static int selected_strategy(const se_protocol *p, size_t k)
 {
-    for (int s = 0; s < SE_NSTRATEGIES; s++)
+    for (int s = 0; s < se_protocol_nstrategies(p); s++)
         if ((p->strategies >> s) & 1u) {
             if (k == 0)
                 return s;
@@ -72,7 +72,7 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
         verify_problem(v, "validation.json: field 'tolerance': differs from protocol.json%s%s", "", "");
     json_t *cases = json_object_get(j, "cases");
     size_t n_sel = 0;
-    for (int s = 0; s < SE_NSTRATEGIES; s++)
+    for (int s = 0; s < se_protocol_nstrategies(p); s++)
         n_sel += (p->strategies >> s) & 1u;
     size_t want = n_sel * p->n_shapes;
     if (!json_is_array(cases) || json_array_size(cases) != want) {
@@ -95,7 +95,7 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
         if (i >= want)
             break; /* reported above; the protocol has no case for it */
         const se_shape *sh = &p->shapes[i / n_sel];
-        const char *sname = se_strategy_get((se_strategy)selected_strategy(p, i % n_sel))->name;
+        const char *sname = se_protocol_strategy(p, selected_strategy(p, i % n_sel))->name;
         char expect[SE_CASE_ID_SIZE], where[SE_CASE_ID_SIZE + 64], shown[4 * 64 + 8];
         se_case_id_make(sh->rows, sh->cols, sname, expect, sizeof expect);
         const char *cid = json_string_value(json_object_get(c, "case"));

@@ -7,6 +7,9 @@
  * grid size up to the co-residency limit computes the same, bitwise
  * identical result.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include <cooperative_groups.h>
 
 #include "gpu/coop.h"
@@ -140,43 +143,51 @@ se_status se_coop_launch(const void *kernel, const char *name, void **args, size
 /* The device's shared memory, read once per kernel: per SM, reserved per
  * block, the opt-in limit per block, and the kernel's own static arrays. */
 typedef struct se_smem_limits {
+    struct se_smem_limits *next;
     const void *kernel;
     int sms;
     size_t per_sm, reserved, optin, kstatic;
 } se_smem_limits;
 
+/* One entry per cooperative kernel that keeps tiles in shared memory
+ * (fusion, the megakernel, any other), added the first time it is asked
+ * for: a list, so there is no fixed count of kernels, and an entry never
+ * moves (it lives as long as the process, reachable from `known`). */
 static se_status smem_limits(const void *kernel, const se_smem_limits **out, se_err *err)
 {
-    static se_smem_limits known[2]; /* fusion, the megakernel */
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
-        se_smem_limits *l = &known[i];
-        if (l->kernel == kernel) {
-            *out = l;
+    static se_smem_limits *known = NULL;
+    for (se_smem_limits *k = known; k; k = k->next)
+        if (k->kernel == kernel) {
+            *out = k;
             return SE_OK;
         }
-        if (l->kernel)
-            continue;
-        int dev, v;
-        struct cudaFuncAttributes fa;
-        SE_CUDA_TRY(cudaGetDevice(&dev));
-        SE_CUDA_TRY(cudaDeviceGetAttribute(&l->sms, cudaDevAttrMultiProcessorCount, dev));
-        SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-        l->per_sm = (size_t)v;
-        SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-        l->reserved = (size_t)v;
-        SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-        l->optin = (size_t)v;
-        SE_CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
-        l->kstatic = fa.sharedSizeBytes;
-        SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)(l->optin - l->kstatic)));
-        SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                         cudaSharedmemCarveoutMaxShared));
-        l->kernel = kernel;
-        *out = l;
-        return SE_OK;
-    }
-    return se_fail(err, SE_ERR_CUDA, "shared memory limits: more kernels than the table holds");
+    se_smem_limits l;
+    memset(&l, 0, sizeof l);
+    int dev, v;
+    struct cudaFuncAttributes fa;
+    SE_CUDA_TRY(cudaGetDevice(&dev));
+    SE_CUDA_TRY(cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, dev));
+    SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+    l.per_sm = (size_t)v;
+    SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+    l.reserved = (size_t)v;
+    SE_CUDA_TRY(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    l.optin = (size_t)v;
+    SE_CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
+    l.kstatic = fa.sharedSizeBytes;
+    SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)(l.optin - l.kstatic)));
+    SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                     cudaSharedmemCarveoutMaxShared));
+    se_smem_limits *k = (se_smem_limits *)malloc(sizeof *k);
+    if (!k)
+        return se_fail(err, SE_ERR_NOMEM, "shared memory limits: out of host memory");
+    l.kernel = kernel;
+    l.next = known;
+    *k = l;
+    known = k;
+    *out = k;
+    return SE_OK;
 }
 
 /* The shared memory per block that fusion and the megakernel keep tiles of

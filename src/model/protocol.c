@@ -433,13 +433,13 @@ static se_status parse_strategies(const ctx *c, const json_t *root, se_protocol 
         st = string_value(c, json_array_get(arr, i), ipath, &s);
         if (st != SE_OK)
             return st;
-        se_strategy k = se_strategy_find(s);
-        if (k == SE_NSTRATEGIES) {
-            char list[256] = "";
-            for (int j = 0; j < SE_NSTRATEGIES; j++) {
+        const se_strategy_table *t = se_protocol_table(p);
+        int k = se_stable_find(t, s);
+        if (k == t->n) {
+            char list[1024] = "";
+            for (int j = 0; j < t->n; j++) {
                 strncat(list, j ? ", " : "", sizeof list - strlen(list) - 1);
-                strncat(list, se_strategy_get((se_strategy)j)->name,
-                        sizeof list - strlen(list) - 1);
+                strncat(list, t->s[j].name, sizeof list - strlen(list) - 1);
             }
             return field_fail(c, ipath, "unknown strategy '%.200s'; valid: %s", s, list);
         }
@@ -616,6 +616,55 @@ static se_status parse_root(const ctx *c, json_t *root, se_protocol *p)
 se_status se_protocol_parse(const char *text, size_t len, const char *name, se_protocol *p,
                             se_err *err)
 {
+    return se_protocol_parse_table(text, len, name, se_strategy_compiled(), p, err);
+}
+
+const se_strategy_table *se_protocol_table(const se_protocol *p)
+{
+    return p && p->table ? p->table : se_strategy_compiled();
+}
+
+const se_strategy_info *se_protocol_strategy(const se_protocol *p, int s)
+{
+    return se_stable_get(se_protocol_table(p), s);
+}
+
+int se_protocol_nstrategies(const se_protocol *p)
+{
+    return se_protocol_table(p)->n;
+}
+
+int se_protocol_find_strategy(const se_protocol *p, const char *name)
+{
+    return se_stable_find(se_protocol_table(p), name);
+}
+
+se_status se_protocol_retable(se_protocol *p, const se_strategy_table *to, se_err *err)
+{
+    const se_strategy_table *from = se_protocol_table(p);
+    unsigned mask = 0;
+    for (int s = 0; s < from->n; s++) {
+        if (!((p->strategies >> s) & 1u))
+            continue;
+        int k = se_stable_find(to, from->s[s].name);
+        if (k == to->n)
+            return se_fail(err, SE_ERR_USAGE, "the run's strategy '%s' is not one of this "
+                           "program's (%s)", from->s[s].name, se_strategy_names());
+        mask |= 1u << k;
+    }
+    p->strategies = mask;
+    p->table = to;
+    return SE_OK;
+}
+
+const se_strategy_info *se_protocol_strategy_named(const se_protocol *p, const char *name)
+{
+    return name ? se_protocol_strategy(p, se_protocol_find_strategy(p, name)) : NULL;
+}
+
+se_status se_protocol_parse_table(const char *text, size_t len, const char *name,
+                                  const se_strategy_table *table, se_protocol *p, se_err *err)
+{
     memset(p, 0, sizeof *p);
     ctx c = {name ? name : "protocol", err};
     /* The one JSON parser (duplicate keys refused, the file's bytes in its
@@ -626,6 +675,7 @@ se_status se_protocol_parse(const char *text, size_t len, const char *name, se_p
         return se_fail(err, SE_ERR_USAGE, "%s", perr.msg);
     se_protocol q;
     memset(&q, 0, sizeof q);
+    q.table = table ? table : se_strategy_compiled();
     se_status st = parse_root(&c, root, &q);
     json_decref(root);
     if (st != SE_OK) {

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "model/se_common.h"
+#include "model/strategy.h"
 #include "model/tolerance.h"
 #include "model/workload.h"
 
@@ -52,7 +53,10 @@ typedef struct se_protocol {
     double scale;
     double eps;
 
-    unsigned strategies;    /* bit mask over se_strategy */
+    unsigned strategies;    /* bit mask over `table`'s entries */
+    const se_strategy_table *table; /* the strategies the names resolve in: the
+                                       compiled table for `run`, the run's own
+                                       for a run read back (se_protocol_table) */
     se_tolerance tol;
     int invocations;        /* validated invocations per (strategy, shape) */
 
@@ -83,6 +87,30 @@ typedef struct se_protocol {
  * among them) or an empty shape list. On failure nothing needs freeing. */
 se_status se_protocol_parse(const char *text, size_t len, const char *name, se_protocol *p,
                             se_err *err);
+
+/* se_protocol_parse, resolving the strategy names in `table` (a run's own,
+ * bundle/describe.h) rather than in the compiled table; `table` must outlive
+ * p. A name the table lacks is an error listing the table's names. */
+se_status se_protocol_parse_table(const char *text, size_t len, const char *name,
+                                  const se_strategy_table *table, se_protocol *p, se_err *err);
+
+/* p's strategy table: the one it was parsed with (the compiled table for a
+ * protocol that was never parsed). */
+const se_strategy_table *se_protocol_table(const se_protocol *p);
+
+/* Entry s of p's table (NULL out of range), its size, a name's index in
+ * it (se_protocol_nstrategies(p) when unknown). */
+const se_strategy_info *se_protocol_strategy(const se_protocol *p, int s);
+int se_protocol_nstrategies(const se_protocol *p);
+int se_protocol_find_strategy(const se_protocol *p, const char *name);
+/* The entry of p's table named `name`, NULL when it has none (or name is NULL). */
+const se_strategy_info *se_protocol_strategy_named(const se_protocol *p, const char *name);
+
+/* Re-expresses p's strategy selection over table `to` (the compiled table,
+ * for a command that runs a recorded run's strategies on the GPU: profile),
+ * by name; a selected strategy `to` lacks fails (SE_ERR_USAGE), naming it.
+ * On failure p is unchanged. */
+se_status se_protocol_retable(se_protocol *p, const se_strategy_table *to, se_err *err);
 
 /* Reads and parses a file. */
 se_status se_protocol_load(const char *path, se_protocol *p, se_err *err);

@@ -82,9 +82,9 @@ static json_t *protocol_json(const se_protocol *p)
 
     json_t *strategies = json_array();
     if (strategies)
-        for (int i = 0; i < SE_NSTRATEGIES; i++)
+        for (int i = 0; i < se_protocol_nstrategies(p); i++)
             if (p->strategies & (1u << i))
-                append(strategies, json_string(se_strategy_get((se_strategy)i)->name), &failed);
+                append(strategies, json_string(se_protocol_strategy(p, i)->name), &failed);
     put(root, "strategies", strategies, &failed);
 
     json_t *tol = json_object();
@@ -156,9 +156,10 @@ static se_status check_writable(const se_protocol *p, se_err *err)
             return se_fail(err, SE_ERR_USAGE,
                            "protocol: field '%s': %" PRIu64 " is above the largest seed, %" PRId64,
                            seeds[i].path, seeds[i].value, INT64_MAX);
-    if (p->strategies >> SE_NSTRATEGIES)
+    int n = se_protocol_nstrategies(p);
+    if (p->strategies & ~se_strategy_all_mask(n))
         return se_fail(err, SE_ERR_USAGE, "protocol: field 'strategies': mask 0x%x has bits "
-                       "outside the %d strategies", p->strategies, SE_NSTRATEGIES);
+                       "outside the %d strategies", p->strategies, n);
     if (p->n_shapes > 0 && !p->shapes)
         return se_fail(err, SE_ERR_USAGE, "protocol: field 'workload.shapes': %zu shapes "
                        "but no array", p->n_shapes);
@@ -193,7 +194,8 @@ se_status se_protocol_write(const se_protocol *p, char **text, se_err *err)
     /* A protocol that would not read back (a count out of range, a bad shape)
      * is refused with the reader's message. */
     se_protocol check;
-    st = se_protocol_parse(out, len + 1, "protocol (as written)", &check, err);
+    st = se_protocol_parse_table(out, len + 1, "protocol (as written)", se_protocol_table(p),
+                                 &check, err);
     se_protocol_free(&check);
     if (st != SE_OK) {
         free(out);

@@ -49,7 +49,7 @@ static const char *size_note(const se_answer *a, size_t i)
  * megakernel). */
 static int in_group(const se_answer *a, int m, int fused)
 {
-    return se_strategy_get(a->mech[m])->cooperative == fused;
+    return a->table->s[a->mech[m]].cooperative == fused;
 }
 
 /* "graph, stream-pdl, graph-pdl" */
@@ -61,7 +61,7 @@ static void name_list(se_buf *b, const se_answer *a, int fused)
             continue;
         n++;
         se_buf_printf(b, "%s%s", n == 1 ? "" : ", ",
-                      se_strategy_get(a->mech[m])->name);
+                      se_answer_mech_name(a, m));
     }
 }
 
@@ -125,7 +125,7 @@ static void launch_sentence(se_buf *b, const se_answer *a)
         se_buf_printf(b, ") beat stream launches on %d to %d of %d shapes",
                       g.faster_min, g.faster_max, g.shapes);
     se_buf_printf(b, ": %s takes %.2f of stream's time on %s%s, %.2f on %s%s. ",
-                  se_strategy_get(a->mech[g.best_m])->name, g.min, a->shape[g.best_i],
+                  se_answer_mech_name(a, g.best_m), g.min, a->shape[g.best_i],
                   size_note(a, g.best_i), g.max, a->shape[g.worst_i], size_note(a, g.worst_i));
 }
 
@@ -148,7 +148,7 @@ static void fused_sentence(se_buf *b, const se_answer *a)
     se_buf_add(b, "One fused kernel (");
     name_list(b, a, 1);
     se_buf_printf(b, ") saves up to %.0f%% (%s, %s)", (1.0 - g.min) * 100.0,
-                  se_strategy_get(a->mech[g.best_m])->name, a->shape[g.best_i]);
+                  se_answer_mech_name(a, g.best_m), a->shape[g.best_i]);
     if (n_slower)
         se_buf_printf(b, " but loses to stream on %d of %d shapes (%s). ", n_slower,
                       g.shapes, se_buf_str(&slower));
@@ -250,7 +250,7 @@ void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref, const 
     json_object_set_new(root, "scope", json_string("device (L2 warm)"));
     json_t *mechs = json_array();
     for (int m = 0; m < a->n_mech; m++)
-        json_array_append_new(mechs, json_string(se_strategy_get(a->mech[m])->name));
+        json_array_append_new(mechs, json_string(se_answer_mech_name(a, m)));
     json_object_set_new(root, "mechanisms", mechs);
     json_t *shapes = json_array();
     for (size_t i = 0; i < a->n_shapes; i++) {
@@ -258,7 +258,7 @@ void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref, const 
         json_object_set_new(s, "shape", json_string(a->shape[i]));
         json_t *over = json_object();
         for (int m = 0; m < a->n_mech; m++)
-            json_object_set_new(over, se_strategy_get(a->mech[m])->name,
+            json_object_set_new(over, se_answer_mech_name(a, m),
                                 ratio_json(cell_of(a, i, m)));
         json_object_set_new(s, "ratio_to_stream", over);
         for (int k = 0; k < SE_NVS; k++) {

@@ -20,7 +20,7 @@ static const se_answer_ratio *cell(const se_answer *a, size_t shape, int m)
 
 static const char *mech_name(const se_answer *a, int m)
 {
-    return se_strategy_get(a->mech[m])->name;
+    return se_answer_mech_name(a, m);
 }
 
 /* "0.797 (0.790-0.798)" */
@@ -210,7 +210,7 @@ static void mechanism_sentence(se_buf *b, const se_answer *a, int m)
                 "(%.3f), its worst %s (%.3f).",
                 name, v.min, v.max, saving, v.faster, v.n, v.slower, v.level, a->shape[v.best],
                 v.min, a->shape[v.worst], v.max);
-    if (a->mech[m] == SE_S_MEGAKERNEL && a->mk_init_max_ns > 0.0)
+    if (a->mech[m] == se_stable_first_mechanism(a->table, "megakernel") && a->mk_init_max_ns > 0.0)
         se_buf_printf(b, " The megakernel is a toy: it shows what a static schedule with per-row "
                     "counters costs on this workload, not a model-scale megakernel result; its "
                     "initialization (counter reset and grid barrier), %.2f to %.2f us on its "
@@ -389,18 +389,18 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
     se_doc_begin(d, SE_DOC_PARA);
     se_doc_em(d, cap);
     se_doc_end(d);
-    const char *head[1 + SE_NSTRATEGIES];
+    const char *head[1 + SE_STRATEGY_MAX];
     head[0] = "shape";
     for (int m = 0; m < a->n_mech; m++)
         head[1 + m] = mech_name(a, m);
-    char align[2 + SE_NSTRATEGIES];
+    char align[2 + SE_STRATEGY_MAX];
     align[0] = 'l';
     memset(align + 1, 'r', (size_t)a->n_mech);
     align[1 + a->n_mech] = '\0';
     se_doc_table_cells(d, 1 + a->n_mech, head, align);
     for (size_t i = 0; i < a->n_shapes; i++) {
-        char cells[1 + SE_NSTRATEGIES][160];
-        const char *row[1 + SE_NSTRATEGIES];
+        char cells[1 + SE_STRATEGY_MAX][160];
+        const char *row[1 + SE_STRATEGY_MAX];
         snprintf(cells[0], sizeof cells[0], "%s", a->shape[i]);
         for (int m = 0; m < a->n_mech; m++) {
             const se_answer_ratio *r = cell(a, i, m);
@@ -427,9 +427,9 @@ void se_answer_doc(se_doc *d, const se_answer *a, int context)
         context_doc(d, a);
 }
 
-void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int context)
+void se_answer_print(FILE *out, const se_answer *a, se_format fmt, int context)
 {
-    if (fmt == SE_ANSWER_MD) {
+    if (fmt == SE_FORMAT_MD) {
         se_doc d;
         memset(&d, 0, sizeof d);
         se_answer_doc(&d, a, context);
@@ -490,7 +490,7 @@ static void free_loaded(se_rundata *runs, size_t loaded)
     free(runs);
 }
 
-se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
+se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_format fmt, FILE *out,
                          se_err *err)
 {
     se_rundata *runs = NULL;
@@ -500,9 +500,9 @@ se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_forma
     if (st == SE_OK)
         st = se_answer_build(runs, n_dirs, &a, err);
     if (st == SE_OK) {
-        if (fmt == SE_ANSWER_SUMMARY || fmt == SE_ANSWER_JSON) {
+        if (fmt == SE_FORMAT_SUMMARY || fmt == SE_FORMAT_JSON) {
             char *text = se_answer_sentences(&a);
-            se_answer_summary_print(out, &a, &runs[0], fmt == SE_ANSWER_JSON, text);
+            se_answer_summary_print(out, &a, &runs[0], fmt == SE_FORMAT_JSON, text);
             free(text);
         } else
             se_answer_print(out, &a, fmt, 1);

@@ -10,12 +10,11 @@
 #include <stdio.h>
 
 #include "bundle/answer.h"
+#include "render/format.h"
 #include "render/doc.h"
 
 /* SUMMARY and JSON: render/answer_summary.h (se_answer_main only). */
-typedef enum se_answer_format {
-    SE_ANSWER_TEXT, SE_ANSWER_MD, SE_ANSWER_SUMMARY, SE_ANSWER_JSON
-} se_answer_format;
+/* The answer's formats: SE_FORMATS_ANSWER of render/format.h. */
 
 /* The sentences as a list, the grid as a table and the head-to-head
  * lines, appended to a document (report, site, README); with context, then
@@ -29,12 +28,12 @@ char *se_answer_sentences(const se_answer *a);
 /* Sentences, then the grid, then the head-to-head lines (and, with
  * context, the context table): Markdown through the document builder, or
  * fixed-width text for the terminal. */
-void se_answer_print(FILE *out, const se_answer *a, se_answer_format fmt, int context);
+void se_answer_print(FILE *out, const se_answer *a, se_format fmt, int context);
 
 /* `softmax-evidence answer RUN [RUN...] [--format text|md|summary|json]`: verifies
  * every run, then prints the answer built from them (the first run is the
  * reference, the others give the between-run range). */
-se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_answer_format fmt, FILE *out,
+se_status se_answer_main(const char *const *dirs, size_t n_dirs, se_format fmt, FILE *out,
                          se_err *err);
 
 /* The runs the answer of a single run's renderings (table, report, site)

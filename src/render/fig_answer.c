@@ -32,7 +32,7 @@ static int set_ratio_of(const se_answer *a, const char *id, const char *what, do
             continue;
         for (int m = 0; m < a->n_mech; m++) {
             const se_answer_ratio *c = &a->cell[i * (size_t)a->n_mech + (size_t)m];
-            if (c->present && strcmp(se_strategy_get(a->mech[m])->name, what) == 0) {
+            if (c->present && strcmp(se_answer_mech_name(a, m), what) == 0) {
                 r[0] = c->ratio, r[1] = c->lo, r[2] = c->hi;
                 return 1;
             }
@@ -57,8 +57,8 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     size_t n = se_plot_strategies_of(rd, 1, strat), nm = 0;
     const json_t *mech[SE_PLOT_MAX_ITEMS];
     for (size_t k = 0; k < n; k++) {
-        se_strategy s = se_strategy_find(se_json_str(strat[k], "what", ""));
-        if (s < SE_NSTRATEGIES && se_strategy_get(s)->tiled)
+        const se_strategy_info *s = se_protocol_strategy_named(&rd->p, se_json_str(strat[k], "what", ""));
+        if (s && s->tiled)
             mech[nm++] = strat[k];
     }
     f->width = 1000;
@@ -146,7 +146,7 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         const char *launch = se_json_str(mech[k], "launch", "stream");
         se_buf_printf(&gp, ", \\\n         \"data/fig7_answer.tsv\" index %zu using 1:2:3:4 with "
                            "yerrorbars pt %d ps 1.2 lw 2 lc rgb \"%s\" title ",
-                      k, se_plot_point_of(what, launch), se_plot_color_of(what));
+                      k, se_plot_point_of(se_rundata_table(rd), what, launch), se_plot_color_of(se_rundata_table(rd), what));
         se_plot_gp_quote(&gp, what);
     }
     se_buf_add(&gp, "\n");

@@ -151,10 +151,10 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
             const char *what = se_json_str(strat[k], "what", "?");
             const char *launch = se_json_str(strat[k], "launch", "stream");
             char label[160];
-            se_plot_legend_of(label, sizeof label, what, launch);
+            se_plot_legend_of(se_rundata_table(rd), label, sizeof label, what, launch);
             se_buf_printf(&gp, ", \\\n         \"data/fig3_bandwidth.tsv\" index %d using 1:2:3:4 with "
                                "yerrorbars pt %d ps 1.1 lw 1.5 lc rgb \"%s\" title ", blocks[sc][k],
-                          se_plot_point_of(what, launch), se_plot_color_of(what));
+                          se_plot_point_of(se_rundata_table(rd), what, launch), se_plot_color_of(se_rundata_table(rd), what));
             se_plot_gp_quote(&gp, label);
         }
         se_buf_add(&gp, "\n");

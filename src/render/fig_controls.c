@@ -66,8 +66,8 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         se_rundata_shape_id(small, id, sizeof id);
         snprintf(copy_label, sizeof copy_label, "copy %s\\n(cudaMemcpyAsync)", id);
         labels[n] = copy_label;
-        colors[n] = se_plot_color_of("copy");
-        pts[n] = se_plot_point_of("copy", "stream");
+        colors[n] = se_plot_color_of(se_rundata_table(rd), "copy");
+        pts[n] = se_plot_point_of(se_rundata_table(rd), "copy", "stream");
         items[n++] = copy;
     }
     if (n == 0) {
@@ -86,7 +86,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&med, "# columns: x, ns, item\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     double lo = INFINITY, hi = 0;
     for (size_t k = 0; k < n && st == SE_OK; k++) {
         const char *rel = se_json_str(items[k], "samples_file", "");

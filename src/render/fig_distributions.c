@@ -100,7 +100,7 @@ static se_status fig6_shape(se_figure *f, const se_rundata *rd, size_t si, doubl
     se_buf_add(gp, "    set xlabel \"distance from the case's median (%)\" font \"" SE_PLOT_FONT ",13\"\n"
                    "    plot 0 with lines notitle lc rgb \"black\" dt 2");
     for (size_t k = 0; k < n; k++) {
-        const char *col = se_plot_color_of(se_json_str(items[k], "what", "?"));
+        const char *col = se_plot_color_of(se_rundata_table(rd), se_json_str(items[k], "what", "?"));
         int b = b0 + (int)k;
         se_buf_printf(gp, ", \\\n         \"data/fig6_distributions.tsv\" index %d using "
                           "(($3+$4)/2):1:3:4:($1-0.3):($1+0.3) with boxxyerror fs solid 0.5 "
@@ -142,7 +142,7 @@ se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err)
                     "    unset key\n    set lmargin 17\n    set rmargin 2\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     int block = 0;
     double alo, ahi;
     axis_of(rd, &alo, &ahi);

@@ -21,10 +21,10 @@ typedef struct fig1_item {
 
 /* cuDNN (a reference library) may be orders of magnitude off the tiled
  * strategies; it does not set the panels' common scale. */
-static int is_reference(const char *what)
+static int is_reference(const se_rundata *rd, const char *what)
 {
-    se_strategy s = se_strategy_find(what);
-    return s < SE_NSTRATEGIES && se_strategy_get(s)->role == SE_ROLE_REFERENCE;
+    const se_strategy_info *s = se_protocol_strategy_named(&rd->p, what);
+    return s && s->role == SE_ROLE_REFERENCE;
 }
 
 /* The smallest and largest device sample (summary.json's min and max) of
@@ -36,7 +36,7 @@ static int shape_range(const se_rundata *rd, const se_shape *s, double *lo, doub
     *lo = INFINITY;
     *hi = 0;
     for (size_t k = 0; k < n; k++) {
-        if (is_reference(se_json_str(items[k], "what", "")))
+        if (is_reference(rd, se_json_str(items[k], "what", "")))
             continue;
         const json_t *d = se_json_path(items[k], "scopes.device");
         double a = se_json_num(d, "min_ns"), b = se_json_num(d, "max_ns");
@@ -121,7 +121,7 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, dou
             se_buf_printf(gp, "    set label %zu \"%s %s:\\nmedian %.4g us\" at first %zu, "
                               "graph %s center front font \"" SE_PLOT_FONT ",11\" tc rgb \"%s\"\n",
                           k + 1, drawn[k].what, m > whi ? "above" : "below", m, k + 1,
-                          m > whi ? "0.92" : "0.08", se_plot_color_of(drawn[k].what));
+                          m > whi ? "0.92" : "0.08", se_plot_color_of(se_rundata_table(rd), drawn[k].what));
     }
     se_buf_printf(gp, "    set xrange [0.4:%zu.6]\n    set xtics (", n);
     for (size_t k = 0; k < n; k++) {
@@ -139,7 +139,7 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, dou
         se_buf_printf(gp, "%s\"data/fig1_latency.tsv\" index %d using 1:($2/1000.0) with points "
                           "pt %d ps 0.8 lc rgb \"%s\" notitle",
                       k ? ", \\\n         " : "", drawn[k].block,
-                      se_plot_point_of(drawn[k].what, drawn[k].launch), se_plot_color_of(drawn[k].what));
+                      se_plot_point_of(se_rundata_table(rd), drawn[k].what, drawn[k].launch), se_plot_color_of(se_rundata_table(rd), drawn[k].what));
     se_buf_printf(gp, ", \\\n         \"data/fig1_medians.tsv\" index %zu using ($1-0.4):($2/1000.0):"
                       "(0.8):(0) with vectors nohead lw 3 lc rgb \"black\" notitle\n", si);
     return SE_OK;
@@ -173,7 +173,7 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&gp, " font \"" SE_PLOT_FONT ",18\"\n    set grid ytics lc rgb \"#dddddd\"\n    unset key\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     fig1_item legend[SE_PLOT_MAX_ITEMS];
     size_t n_legend = 0;
     int block = 0;
@@ -194,10 +194,10 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
                     "    plot ");
     for (size_t l = 0; l < n_legend; l++) {
         char label[160];
-        se_plot_legend_of(label, sizeof label, legend[l].what, legend[l].launch);
+        se_plot_legend_of(se_rundata_table(rd), label, sizeof label, legend[l].what, legend[l].launch);
         se_buf_printf(&gp, "%sNaN with points pt %d ps 1.6 lc rgb \"%s\" title ",
-                      l ? ", \\\n         " : "", se_plot_point_of(legend[l].what, legend[l].launch),
-                      se_plot_color_of(legend[l].what));
+                      l ? ", \\\n         " : "", se_plot_point_of(se_rundata_table(rd), legend[l].what, legend[l].launch),
+                      se_plot_color_of(se_rundata_table(rd), legend[l].what));
         se_plot_gp_quote(&gp, label);
     }
     se_buf_printf(&gp, "%sNaN with lines lw 3 lc rgb \"black\" title \"median (summary.json)\"\n",

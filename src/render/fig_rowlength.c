@@ -54,10 +54,10 @@ static double screen_y(double px, double height)
 static void style_of(const se_sweep *s, size_t k, se_buf *gp)
 {
     const char *what = s->names[k];
-    se_strategy st = se_strategy_find(what);
-    const char *launch = st < SE_NSTRATEGIES ? se_strategy_get(st)->launch : "stream";
+    const se_strategy_info *st = se_stable_get(s->table, se_stable_find(s->table, what));
+    const char *launch = st ? st->launch : "stream";
     se_buf_printf(gp, "with linespoints lw 2 dt %d pt %d ps 1.1 lc rgb \"%s\"",
-                  s->name_is_peer[k] ? 2 : 1, se_plot_point_of(what, launch), se_plot_color_of(what));
+                  s->name_is_peer[k] ? 2 : 1, se_plot_point_of(s->table, what, launch), se_plot_color_of(s->table, what));
 }
 
 se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
@@ -159,10 +159,9 @@ se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
                        "same run (= 1)\"",
                   screen_y(TOP_PX + ROW_PX * (double)nd + 10, f->height), legend_rows);
     for (size_t k = 0; k < s.n_names; k++) {
-        se_strategy stg = se_strategy_find(s.names[k]);
+        const se_strategy_info *stg = se_stable_get(s.table, se_stable_find(s.table, s.names[k]));
         char label[160];
-        se_plot_legend_of(label, sizeof label, s.names[k],
-                          stg < SE_NSTRATEGIES ? se_strategy_get(stg)->launch : "stream");
+        se_plot_legend_of(s.table, label, sizeof label, s.names[k], stg ? stg->launch : "stream");
         se_buf_add(&gp, ", \\\n         NaN ");
         style_of(&s, k, &gp);
         se_buf_add(&gp, " title ");
@@ -171,9 +170,9 @@ se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&gp, "\n");
     se_plot_script_end(&gp);
     se_sweep_free(&s);
-    st = se_strlist_add(&f->run_files, "validation.json", err);
+    st = se_strlist_add(&f->run_files, SE_VALIDATION_JSON, err);
     if (st == SE_OK && rd->peers)
-        st = se_strlist_add(&f->run_files, "peers.json", err);
+        st = se_strlist_add(&f->run_files, SE_PEERS_FILE, err);
     if (st != SE_OK) {
         se_buf_free(&data);
         se_buf_free(&gp);

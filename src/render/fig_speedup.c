@@ -159,15 +159,15 @@ static void panel(se_buf *gp, const se_rundata *rd, const item *items, size_t n,
     se_buf_add(gp, "    plot NaN with lines dt 2 lw 2 lc rgb \"black\" title \"stream launches (= 1)\"");
     for (size_t k = 0; k < n; k++) {
         char label[160];
-        se_plot_legend_of(label, sizeof label, items[k].what, items[k].launch);
+        se_plot_legend_of(se_rundata_table(rd), label, sizeof label, items[k].what, items[k].launch);
         se_buf_printf(gp, ", \\\n         \"data/fig2_speedup.tsv\" index %d using 2:1:3:4 with "
                           "xerrorbars pt %d ps 1.1 lw 2 lc rgb \"%s\" title ",
-                      b0 + (int)k, se_plot_point_of(items[k].what, items[k].launch),
-                      se_plot_color_of(items[k].what));
+                      b0 + (int)k, se_plot_point_of(se_rundata_table(rd), items[k].what, items[k].launch),
+                      se_plot_color_of(se_rundata_table(rd), items[k].what));
         se_plot_gp_quote(gp, label);
         se_buf_printf(gp, ", \\\n         \"data/fig2_speedup.tsv\" index %d using (%.6g):1:5 with "
                           "labels left font \"" SE_PLOT_FONT ",10\" tc rgb \"%s\" notitle",
-                      b0 + (int)k, xlab, se_plot_color_of(items[k].what));
+                      b0 + (int)k, xlab, se_plot_color_of(se_rundata_table(rd), items[k].what));
     }
     se_buf_add(gp, "\n");
 }
@@ -182,8 +182,8 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     for (size_t k = 0; k < n; k++) {
         const char *what = se_json_str(strat[k], "what", "?");
         item it = {what, se_json_str(strat[k], "launch", "stream"), 0};
-        se_strategy s = se_strategy_find(what);
-        if (s < SE_NSTRATEGIES && se_strategy_get(s)->tiled)
+        const se_strategy_info *s = se_protocol_strategy_named(&rd->p, what);
+        if (s && s->tiled)
             mech[nm++] = it;
         else
             ref[nr++] = it;
@@ -273,7 +273,7 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     se_plot_script_end(&gp);
     se_status st = SE_OK;
     if (npeers)
-        st = se_strlist_add(&f->run_files, "peers.json", err);
+        st = se_strlist_add(&f->run_files, SE_PEERS_FILE, err);
     if (st != SE_OK) {
         se_buf_free(&gp);
         se_buf_free(&data);

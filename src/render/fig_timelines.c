@@ -24,18 +24,18 @@ static const char *const PHASE_WHAT[SE_NPHASES] = {
 
 /* ---- fig4: dependency-trace timelines --------------------------------- */
 
-int se_timeline_strategies(se_strategy *out, int max)
+int se_timeline_strategies(const se_strategy_table *t, int *out, int max)
 {
     int n = 0;
-    for (int k = 0; k < SE_NSTRATEGIES && n < max; k++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+    for (int k = 0; k < t->n && n < max; k++) {
+        const se_strategy_info *info = &t->s[k];
         if (!info->cooperative || strcmp(info->launch, "stream") != 0)
             continue;
         int seen = 0;
         for (int j = 0; j < n; j++)
-            seen |= strcmp(se_strategy_get(out[j])->coop_group, info->coop_group) == 0;
+            seen |= strcmp(t->s[out[j]].coop_group, info->coop_group) == 0;
         if (!seen)
-            out[n++] = (se_strategy)k;
+            out[n++] = k;
     }
     return n;
 }
@@ -54,15 +54,16 @@ static int trace_here(const se_rundata *rd, const char *id)
 const se_shape *se_timeline_shape(const se_rundata *rd)
 {
     const json_t *traces = json_object_get(rd->traces, "traces");
-    se_strategy tl[SE_NSTRATEGIES];
-    int n = se_timeline_strategies(tl, SE_NSTRATEGIES);
+    const se_strategy_table *t = se_rundata_table(rd);
+    int tl[SE_STRATEGY_MAX];
+    int n = se_timeline_strategies(t, tl, SE_STRATEGY_MAX);
     const se_shape *best = NULL;
     for (size_t i = 0; i < rd->p.n_shapes; i++) {
         const se_shape *s = &rd->p.shapes[i];
         int all = n > 0;
         for (int k = 0; k < n; k++) {
             char id[SE_CASE_ID_SIZE];
-            se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, id, sizeof id);
+            se_case_id_make(s->rows, s->cols, t->s[tl[k]].name, id, sizeof id);
             all = all && se_rundata_find(traces, "case", id) && trace_here(rd, id);
         }
         if (!all)
@@ -169,12 +170,13 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
     const se_shape *s = se_timeline_shape(rd);
-    se_strategy tl[SE_PLOT_MAX_TIMELINES];
-    int n = se_timeline_strategies(tl, SE_PLOT_MAX_TIMELINES);
+    const se_strategy_table *tab = se_rundata_table(c->rd);
+    int tl[SE_PLOT_MAX_TIMELINES];
+    int n = se_timeline_strategies(tab, tl, SE_PLOT_MAX_TIMELINES);
     char names[256] = "";
     for (int k = 0; k < n; k++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                 k == 0 ? "" : k + 1 == n ? " and " : ", ", se_strategy_get(tl[k])->name);
+                 k == 0 ? "" : k + 1 == n ? " and " : ", ", tab->s[tl[k]].name);
     f->width = 1800;
     f->height = 1400;
     if (!s) {
@@ -200,19 +202,19 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
                       "# one block per (strategy, phase)\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "traces.json", err);
+        st = se_strlist_add(&f->run_files, SE_TRACES_JSON, err);
     uint64_t span[SE_PLOT_MAX_TIMELINES] = {0}, xmax = 0;
     int max_sm = 0, block = 0;
     for (int k = 0; k < n && st == SE_OK; k++) {
         char rid[SE_CASE_ID_SIZE], rel[SE_CASE_ID_SIZE + 32];
-        se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, rid, sizeof rid);
+        se_case_id_make(s->rows, s->cols, tab->s[tl[k]].name, rid, sizeof rid);
         se_path_trace(rid, rel, sizeof rel);
         se_trace t = {NULL, 0};
         st = se_strlist_add(&f->run_files, rel, err);
         if (st == SE_OK)
             st = se_rundata_trace(rd, rel, &t, err);
         if (st == SE_OK)
-            st = timeline_blocks(&t, se_strategy_get(tl[k])->name, &block, &data, &span[k], &max_sm,
+            st = timeline_blocks(&t, tab->s[tl[k]].name, &block, &data, &span[k], &max_sm,
                                  err);
         se_trace_free(&t);
         xmax = span[k] > xmax ? span[k] : xmax;
@@ -224,18 +226,18 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
              ". Traced spans are not timings: tracing adds");
     for (int k = 0; k < n; k++) {
         char rid[SE_CASE_ID_SIZE];
-        se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, rid, sizeof rid);
+        se_case_id_make(s->rows, s->cols, tab->s[tl[k]].name, rid, sizeof rid);
         const json_t *cost = se_rundata_find(json_object_get(rd->traces, "tracing_cost"), "case", rid);
         tl_len = strlen(f->title);
         if (cost)
             snprintf(f->title + tl_len, sizeof f->title - tl_len,
                      "%s %.0f%% to %s (median %.1f us untraced, %.1f us traced)",
                      k ? ";" : "", se_json_num(cost, "overhead_fraction") * 100,
-                     se_strategy_get(tl[k])->name, se_json_num(cost, "untraced_median_ns") / 1e3,
+                     tab->s[tl[k]].name, se_json_num(cost, "untraced_median_ns") / 1e3,
                      se_json_num(cost, "traced_median_ns") / 1e3);
         else
             snprintf(f->title + tl_len, sizeof f->title - tl_len, "%s an unmeasured amount to %s",
-                     k ? ";" : "", se_strategy_get(tl[k])->name);
+                     k ? ";" : "", tab->s[tl[k]].name);
     }
     tl_len = strlen(f->title);
     snprintf(f->title + tl_len, sizeof f->title - tl_len,
@@ -265,12 +267,12 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
                     "    set lmargin at screen 0.06\n    set rmargin at screen 0.74\n");
     for (int k = 0; k < n; k++) {
         char rid[SE_CASE_ID_SIZE], title[400];
-        se_case_id_make(s->rows, s->cols, se_strategy_get(tl[k])->name, rid, sizeof rid);
+        se_case_id_make(s->rows, s->cols, tab->s[tl[k]].name, rid, sizeof rid);
         const json_t *rep = se_rundata_find(json_object_get(rd->traces, "traces"), "case", rid);
         snprintf(title, sizeof title,
                  "%s: %" JSON_INTEGER_FORMAT " tasks on %" JSON_INTEGER_FORMAT " SMs, traced span %.3f us, "
                  "overlap of later phases %.3f, checks: %s",
-                 se_strategy_get(tl[k])->name, json_integer_value(json_object_get(rep, "records")),
+                 tab->s[tl[k]].name, json_integer_value(json_object_get(rep, "records")),
                  json_integer_value(se_json_path(rep, "sm.sms_used")), (double)span[k] / 1e3,
                  se_json_num(json_object_get(rep, "overlap"), "fraction"),
                  se_json_str(rep, "verdict", "?"));

@@ -25,7 +25,7 @@ void se_plot_free(se_figure figs[SE_NFIGURES]);
 /* The strategies the timelines (fig4) show, in table order: per
  * cooperative kernel (coop_group), its strategy launched on a stream.
  * Returns how many, at most max. */
-int se_timeline_strategies(se_strategy *out, int max);
+int se_timeline_strategies(const se_strategy_table *t, int *out, int max);
 
 /* The shape the timelines show: 4096x4096 if the run has a trace of every
  * timeline strategy on it (recorded in traces.json, and its file in the run

@@ -33,11 +33,11 @@ static const struct {
     {"flashinfer-softmax", "#969696", 12}, /* open diamond */
 };
 
-const char *se_plot_color_of(const char *what)
+const char *se_plot_color_of(const se_strategy_table *t, const char *what)
 {
-    se_strategy s = se_strategy_find(what);
-    if (s < SE_NSTRATEGIES)
-        return se_strategy_get(s)->colour;
+    const se_strategy_info *s = se_stable_get(t, se_stable_find(t, what));
+    if (s)
+        return s->colour;
     for (size_t i = 0; i < sizeof OTHER_ITEMS / sizeof OTHER_ITEMS[0]; i++)
         if (strcmp(OTHER_ITEMS[i].name, what) == 0)
             return OTHER_ITEMS[i].color;
@@ -48,13 +48,13 @@ const char *se_plot_color_of(const char *what)
  * launch: circle stream/graph, square PDL, triangle fusion, diamond
  * megakernel; rowblock a triangle down, cuDNN a pentagon; the copy, the
  * megakernel's initialization and the peers their own. */
-int se_plot_point_of(const char *what, const char *launch)
+int se_plot_point_of(const se_strategy_table *t, const char *what, const char *launch)
 {
     for (size_t i = 0; i < sizeof OTHER_ITEMS / sizeof OTHER_ITEMS[0]; i++)
         if (strcmp(OTHER_ITEMS[i].name, what) == 0)
             return OTHER_ITEMS[i].pt;
-    se_strategy s = se_strategy_find(what);
-    const char *mech = s < SE_NSTRATEGIES ? se_strategy_get(s)->mechanism : "";
+    const se_strategy_info *s = se_stable_get(t, se_stable_find(t, what));
+    const char *mech = s ? s->mechanism : "";
     int graph = launch && strcmp(launch, "graph") == 0;
     if (strcmp(mech, "pdl") == 0)
         return graph ? 4 : 5;
@@ -69,17 +69,17 @@ int se_plot_point_of(const char *what, const char *launch)
     return graph ? 6 : 7;
 }
 
-void se_plot_legend_of(char *buf, size_t size, const char *what, const char *launch)
+void se_plot_legend_of(const se_strategy_table *t, char *buf, size_t size, const char *what,
+                       const char *launch)
 {
-    se_strategy s = se_strategy_find(what);
+    const se_strategy_info *s = se_stable_get(t, se_stable_find(t, what));
     if (strcmp(what, COPY_NAME) == 0)
         snprintf(buf, size, "copy (control: cudaMemcpyAsync, same bytes)");
     else if (strcmp(what, SE_MK_INIT_NAME) == 0)
         snprintf(buf, size, "megakernel initialization alone (control)");
-    else if (s < SE_NSTRATEGIES && !se_strategy_get(s)->tiled)
-        snprintf(buf, size, "%s (%s, %s launch)", what, se_role_name(se_strategy_get(s)->role),
-                 launch);
-    else if (s == SE_NSTRATEGIES)
+    else if (s && !s->tiled)
+        snprintf(buf, size, "%s (%s, %s launch)", what, se_role_name(s->role), launch);
+    else if (!s)
         snprintf(buf, size, "%s (PyTorch peer)", what);
     else
         snprintf(buf, size, "%s (%s launch)", what, launch);
@@ -259,9 +259,9 @@ se_status se_plot_device_samples(se_rundata *rd, const char *rel, int n_scopes, 
 
 se_status se_plot_add_common_run_files(se_figure *f, se_err *err)
 {
-    se_status st = se_strlist_add(&f->run_files, "run.json", err);
+    se_status st = se_strlist_add(&f->run_files, SE_RUN_JSON, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "protocol.json", err);
+        st = se_strlist_add(&f->run_files, SE_PROTOCOL_JSON, err);
     return st;
 }
 
@@ -272,7 +272,7 @@ se_status se_plot_finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_
 {
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)
-        st = se_strlist_add(&f->run_files, "summary.json", err);
+        st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     const char *rels[] = {rel};
     se_buf *bufs[] = {data};
     return se_plot_finish_with_data(c, f, gp, rels, bufs, 1, st, err);
@@ -290,7 +290,7 @@ size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t 
         const char *what = se_json_str(e, "what", "");
         /* Not strategies: the copy, and the megakernel's initialization
          * (it moves no bytes; fig1 and the tables show it). */
-        if (se_strategy_find(what) == SE_NSTRATEGIES)
+        if (se_protocol_find_strategy(&rd->p, what) == se_protocol_nstrategies(&rd->p))
             continue;
         if (with_ratio && !se_json_path(e, "scopes.device.time_ratio_to_stream"))
             continue;

@@ -56,14 +56,15 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err);    /* fig_answe
 se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err); /* fig_rowlength.c */
 
 /* A case's colour: its strategy's (model/strategy.h), or a control's. */
-const char *se_plot_color_of(const char *what);
+const char *se_plot_color_of(const se_strategy_table *t, const char *what);
 /* Point type: a shape per mechanism (circle stream and graph, square PDL,
  * triangle fusion, diamond megakernel, triangle down rowblock, pentagon
  * cuDNN), filled for a stream launch and open for a graph launch; the copy,
  * the megakernel's initialization and each PyTorch peer their own. */
-int se_plot_point_of(const char *what, const char *launch);
+int se_plot_point_of(const se_strategy_table *t, const char *what, const char *launch);
 /* A case's legend entry: name, role when not tiled, launch. */
-void se_plot_legend_of(char *buf, size_t size, const char *what, const char *launch);
+void se_plot_legend_of(const se_strategy_table *t, char *buf, size_t size, const char *what,
+                       const char *launch);
 /* A gnuplot double-quoted string (backquotes replaced, control
  * characters dropped). */
 void se_plot_gp_quote(se_buf *b, const char *s);

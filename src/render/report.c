@@ -170,17 +170,20 @@ void se_rep_intro(se_doc *d, const se_rundata *rd)
          se_json_str(rd->run, "interleaving", "?"));
 }
 
-/* The program's strategy table (model/strategy.h), one row per strategy. */
+/* The run's strategy table (se_rundata_table), one row per strategy. */
 void se_rep_strategies(se_doc *d, const se_rundata *rd)
 {
-    (void)rd;
+    const se_protocol *p = &rd->p;
     se_doc_heading(d, 2, "Strategies");
-    se_doc_para(d, "One row per strategy of the program's strategy table (src/model/strategy.h): "
-                   "its role in the comparison, the mechanism it measures, how one invocation is "
-                   "launched, and what it does.");
+    /* A run made before strategies.json is described by the legacy v1
+     * table, the program's table as it was then. */
+    se_doc_para(d, "One row per strategy of %s: its role in the comparison, the mechanism it "
+                   "measures, how one invocation is launched, and what it does.",
+                rd->described ? "the run's own strategy table (strategies.json)"
+                              : "the program's strategy table (src/model/strategy.h)");
     se_doc_table(d, "strategy|role|mechanism|launch|description", NULL);
-    for (int s = 0; s < SE_NSTRATEGIES; s++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)s);
+    for (int s = 0; s < se_protocol_nstrategies(p); s++) {
+        const se_strategy_info *info = se_protocol_strategy(p, s);
         const char *cells[5] = {info->name, se_role_name(info->role), info->mechanism,
                                 info->launch, info->description};
         se_doc_row(d, 5, cells);

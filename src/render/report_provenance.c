@@ -65,7 +65,7 @@ se_status se_rep_provenance(se_doc *d, se_rundata *rd, se_err *err)
         const char *input = NULL;
         if (!val) {
             se_case_id_make(se_rep_int(c, "rows"), se_rep_int(c, "cols"),
-                            se_strategy_get(SE_S_STREAM)->name, cid, sizeof cid);
+                            se_protocol_strategy(&rd->p, SE_STRATEGY_BASELINE)->name, cid, sizeof cid);
             const json_t *any = se_rundata_validation_case(rd, cid);
             if (!any)
                 any = se_rundata_find(json_object_get(rd->validation, "cases"), "shape",

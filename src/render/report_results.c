@@ -17,7 +17,7 @@
 #include "model/json.h"
 #include "model/strategy.h"
 
-static void scope_row(se_doc *d, const json_t *c, const char *scope)
+static void scope_row(se_doc *d, const se_rundata *rd, const json_t *c, const char *scope)
 {
     const json_t *s = se_json_path(json_object_get(c, "scopes"), scope);
     if (!s)
@@ -43,7 +43,7 @@ static void scope_row(se_doc *d, const json_t *c, const char *scope)
         se_rep_sig(c3, sizeof c3, json_number_value(json_array_get(rc, 1)));
         snprintf(cells[9], SE_REP_CELL, "%s [%s, %s]", a, b, c3);
     } else {
-        snprintf(cells[9], SE_REP_CELL, "%s", se_strategy_find(what) == SE_S_STREAM ? "1 (baseline)" : "-");
+        snprintf(cells[9], SE_REP_CELL, "%s", se_protocol_find_strategy(&rd->p, what) == SE_STRATEGY_BASELINE ? "1 (baseline)" : "-");
     }
     if (json_object_get(s, "gbps"))
         snprintf(cells[10], SE_REP_CELL, "%.1f", se_json_num(s, "gbps"));
@@ -92,7 +92,7 @@ void se_rep_timing(se_doc *d, const se_rundata *rd)
                 json_integer_value(json_object_get(c, "cols")) != s->cols)
                 continue;
             for (int sc = 0; sc < SE_NSCOPES; sc++)
-                scope_row(d, c, se_rep_scopes[sc]);
+                scope_row(d, rd, c, se_rep_scopes[sc]);
         }
         se_doc_table_end(d);
     }
@@ -124,10 +124,13 @@ void se_rep_timing(se_doc *d, const se_rundata *rd)
 }
 
 /* The device median of a case, 0 if the run has none. */
-static double device_median(const se_rundata *rd, const se_shape *sh, se_strategy k)
+static double device_median(const se_rundata *rd, const se_shape *sh, int k)
 {
     char cid[SE_CASE_ID_SIZE];
-    se_case_id_make(sh->rows, sh->cols, se_strategy_get(k)->name, cid, sizeof cid);
+    const se_strategy_info *info = se_protocol_strategy(&rd->p, k);
+    if (!info)
+        return 0;
+    se_case_id_make(sh->rows, sh->cols, info->name, cid, sizeof cid);
     const json_t *c = se_rundata_summary_case(rd, cid);
     return c ? json_number_value(se_json_path(c, "scopes.device.median_ns")) : 0;
 }
@@ -155,14 +158,17 @@ void se_rep_cudnn(se_doc *d, const se_rundata *rd)
     se_doc_table(d, "shape|cudnn median (us)|stream median (us)|fastest tiled strategy|its median "
                    "(us)|fastest tiled / cudnn|cudnn max rel err vs float64|stream max rel diff "
                    "vs cudnn", NULL);
-    for (size_t i = 0; i < rd->p.n_shapes; i++) {
+    /* The run's cuDNN reference, if its table has one. */
+    int cudnn = se_stable_first_mechanism(se_rundata_table(rd), "cudnn");
+    const se_strategy_info *cinfo = se_protocol_strategy(&rd->p, cudnn);
+    for (size_t i = 0; cinfo && i < rd->p.n_shapes; i++) {
         const se_shape *sh = &rd->p.shapes[i];
         char id[SE_CASE_ID_SIZE], cid[SE_CASE_ID_SIZE];
         se_shape_id(sh->rows, sh->cols, id, sizeof id);
-        se_case_id_make(sh->rows, sh->cols, se_strategy_get(SE_S_CUDNN)->name, cid, sizeof cid);
+        se_case_id_make(sh->rows, sh->cols, cinfo->name, cid, sizeof cid);
         if (!se_rundata_summary_case(rd, cid))
             continue;
-        double cm = device_median(rd, sh, SE_S_CUDNN), sm = device_median(rd, sh, SE_S_STREAM);
+        double cm = device_median(rd, sh, cudnn), sm = device_median(rd, sh, SE_STRATEGY_BASELINE);
         const json_t *ft = json_object_get(derived_shape(rd, sh), "fastest_tiled");
         const char *best = json_is_object(ft) ? se_json_str(ft, "strategy", NULL) : NULL;
         double bm = best ? se_json_num(ft, "median_ns") : 0.0;
@@ -183,7 +189,8 @@ void se_rep_cudnn(se_doc *d, const se_rundata *rd)
         }
         snprintf(cells[6], SE_REP_CELL, "%.3e",
                  se_json_num(se_rundata_validation_case(rd, cid), "max_rel_err"));
-        se_case_id_make(sh->rows, sh->cols, se_strategy_get(SE_S_STREAM)->name, cid, sizeof cid);
+        se_case_id_make(sh->rows, sh->cols, se_protocol_strategy(&rd->p, SE_STRATEGY_BASELINE)->name,
+                        cid, sizeof cid);
         const json_t *v = se_rundata_validation_case(rd, cid);
         if (v)
             snprintf(cells[7], SE_REP_CELL, "%.3e", se_json_num(v, "vs_cudnn_max_rel"));

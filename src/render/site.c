@@ -34,13 +34,13 @@
  * the traced/untraced samples). */
 static int selected(const se_site *s, const char *path)
 {
-    if (strncmp(path, "arrays/", 7) == 0)
+    if (strncmp(path, SE_ARRAYS_PREFIX, 7) == 0)
         return 0;
-    if (strncmp(path, "traces/", 7) != 0 || strcmp(path, SE_TRACE_OUTPUTS_CSV) == 0)
+    if (strncmp(path, SE_TRACES_PREFIX, 7) != 0 || strcmp(path, SE_TRACE_OUTPUTS_CSV) == 0)
         return 1;
     for (int k = 0; k < s->n_timelines; k++) {
         char id[SE_CASE_ID_SIZE], rel[256];
-        se_case_id_make(s->tl_rows, s->tl_cols, se_strategy_get(s->timelines[k])->name, id,
+        se_case_id_make(s->tl_rows, s->tl_cols, se_protocol_strategy(&s->rd.p, s->timelines[k])->name, id,
                         sizeof id);
         se_path_trace(id, rel, sizeof rel);
         if (strcmp(path, rel) == 0)
@@ -103,7 +103,7 @@ static se_status export_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE
     se_status st = se_mkdirs(tdir, err);
     for (int k = 0; k < s->n_timelines && st == SE_OK; k++) {
         char jp[SE_SITE_PATH_SIZE * 3];
-        se_case_id_make(s->tl_rows, s->tl_cols, se_strategy_get(s->timelines[k])->name,
+        se_case_id_make(s->tl_rows, s->tl_cols, se_protocol_strategy(&s->rd.p, s->timelines[k])->name,
                         exported[k], SE_CASE_ID_SIZE);
         snprintf(jp, sizeof jp, "%s/%s.perfetto.json", tdir, exported[k]);
         FILE *quiet = fopen("/dev/null", "w");
@@ -210,7 +210,8 @@ se_status se_site_main(const char *run_dir, const char *out_dir, FILE *out, se_e
     se_path_join(run_dir, SE_PROTOCOL_JSON, path, sizeof path);
     st = se_json_load(path, SE_PROTOCOL_JSON, NULL, 0, NULL, &s.protocol, err);
     const se_shape *tl = se_timeline_shape(&s.rd);
-    s.n_timelines = se_timeline_strategies(s.timelines, SE_SITE_MAX_TIMELINES);
+    s.n_timelines = se_timeline_strategies(se_rundata_table(&s.rd), s.timelines,
+                                           SE_SITE_MAX_TIMELINES);
     /* A run without traces (the sweep protocol's "traces": false) has no
      * timelines and no Perfetto exports; its traces page says so. */
     if (!tl) {

@@ -145,12 +145,12 @@ static void figure(se_doc *d, const char *name, const char *caption)
 
 /* ---- the pages ------------------------------------------------------------ */
 
-/* The program's strategy table, one row per strategy. */
-static void strategies_table(se_doc *d)
+/* The run's strategy table, one row per strategy. */
+static void strategies_table(se_doc *d, const se_protocol *p)
 {
     se_doc_table(d, "strategy|role|mechanism|launch|description", NULL);
-    for (int k = 0; k < SE_NSTRATEGIES; k++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+    for (int k = 0; k < se_protocol_nstrategies(p); k++) {
+        const se_strategy_info *info = se_protocol_strategy(p, k);
         const char *cells[5] = {info->name, se_role_name(info->role), info->mechanism,
                                 info->launch, info->description};
         se_doc_row(d, 5, cells);
@@ -217,15 +217,16 @@ static se_status write_index(const se_site *s, se_err *err)
         se_doc_para(&d, "The answer cannot be built from this run: %s", aerr.msg);
     }
     se_doc_heading(&d, 2, "The strategies");
-    strategies_table(&d);
+    strategies_table(&d, &s->rd.p);
     se_doc_begin(&d, SE_DOC_NOTE);
     se_doc_strong(&d, "The megakernel is a toy.");
     se_doc_text(&d, " %s.", str(s->rd.run, "megakernel"));
-    const char *others[SE_NSTRATEGIES];
+    const se_protocol *p = &s->rd.p;
+    const char *others[SE_STRATEGY_MAX];
     int n_others = 0;
-    for (int k = 0; k < SE_NSTRATEGIES; k++)
-        if (!se_strategy_get((se_strategy)k)->tiled)
-            others[n_others++] = se_strategy_get((se_strategy)k)->name;
+    for (int k = 0; k < se_protocol_nstrategies(p); k++)
+        if (!se_protocol_strategy(p, k)->tiled)
+            others[n_others++] = se_protocol_strategy(p, k)->name;
     char names[512];
     join_names(names, sizeof names, others, n_others);
     se_doc_para(&d, "Controls measured in the same run: a device-to-device copy of the same bytes "
@@ -341,7 +342,7 @@ static se_status write_provenance(const se_site *s, se_err *err)
         char rel[256], href[300];
         se_path_samples(str(c, "case"), rel, sizeof rel);
         snprintf(href, sizeof href, "run/%s", rel);
-        se_strategy k = se_strategy_find(str(c, "strategy"));
+        const se_strategy_info *k = se_protocol_strategy_named(&s->rd.p, str(c, "strategy"));
         se_doc_begin(&d, SE_DOC_ROW);
         se_doc_text(&d, "%s", str(c, "case"));
         se_doc_cell(&d);
@@ -351,7 +352,7 @@ static se_status write_provenance(const se_site *s, se_err *err)
         se_doc_cell(&d);
         se_doc_text(&d, "%s", str(c, "strategy"));
         se_doc_cell(&d);
-        se_doc_text(&d, "%s", k < SE_NSTRATEGIES ? se_strategy_get(k)->launch : "?");
+        se_doc_text(&d, "%s", k ? k->launch : "?");
         se_doc_cell(&d);
         se_doc_link(&d, href, rel);
         se_doc_cell(&d);
@@ -373,10 +374,11 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
     static const char title[] = "Dependency traces";
     se_doc d = {0};
     se_doc_heading(&d, 1, title);
-    const char *phased[SE_NSTRATEGIES], *shown[SE_SITE_MAX_TIMELINES];
+    const se_protocol *p = &s->rd.p;
+    const char *phased[SE_STRATEGY_MAX], *shown[SE_SITE_MAX_TIMELINES];
     int n_phased = 0;
-    for (int k = 0; k < SE_NSTRATEGIES; k++) {
-        const se_strategy_info *info = se_strategy_get((se_strategy)k);
+    for (int k = 0; k < se_protocol_nstrategies(p); k++) {
+        const se_strategy_info *info = se_protocol_strategy(p, k);
         int seen = 0;
         for (int j = 0; j < n_phased; j++)
             seen |= strcmp(phased[j], info->mechanism) == 0;
@@ -384,7 +386,7 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
             phased[n_phased++] = info->mechanism;
     }
     for (int k = 0; k < s->n_timelines; k++)
-        shown[k] = se_strategy_get(s->timelines[k])->name;
+        shown[k] = se_protocol_strategy(p, s->timelines[k])->name;
     char phased_names[256], shown_names[256];
     join_names(phased_names, sizeof phased_names, phased, n_phased);
     join_names(shown_names, sizeof shown_names, shown, s->n_timelines);

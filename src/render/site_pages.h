@@ -27,7 +27,7 @@ typedef struct se_site {
     json_t *protocol;
     char timeline_shape[SE_CASE_ID_SIZE]; /* the shape whose traces are kept in full */
     int64_t tl_rows, tl_cols;
-    se_strategy timelines[SE_SITE_MAX_TIMELINES];  /* the strategies fig4 shows */
+    int timelines[SE_SITE_MAX_TIMELINES];  /* the strategies fig4 shows (run's table) */
     int n_timelines;
 } se_site;
 

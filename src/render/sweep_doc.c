@@ -142,12 +142,12 @@ static void shapes_table(se_doc *d, const se_sweep *s, const se_goals *g)
 }
 
 /* The tiled strategies the run recorded, in table order. */
-static int recorded_tiled(const se_sweep *s, se_strategy *out)
+static int recorded_tiled(const se_sweep *s, int *out)
 {
     int n = 0;
-    for (size_t k = 0; k < s->n_names; k++) {
-        se_strategy st = se_strategy_find(s->names[k]);
-        if (!s->name_is_peer[k] && st < SE_NSTRATEGIES && se_strategy_get(st)->tiled)
+    for (size_t k = 0; k < s->n_names && n < SE_STRATEGY_MAX; k++) {
+        int st = se_stable_find(s->table, s->names[k]);
+        if (!s->name_is_peer[k] && st < s->table->n && s->table->s[st].tiled)
             out[n++] = st;
     }
     return n;
@@ -155,14 +155,14 @@ static int recorded_tiled(const se_sweep *s, se_strategy *out)
 
 static void pairs_table(se_doc *d, const se_sweep *s, const se_goals *g)
 {
-    se_strategy tiled[SE_NSTRATEGIES];
+    int tiled[SE_STRATEGY_MAX];
     int nt = recorded_tiled(s, tiled);
     char cells[MAX_COLS][CELL];
     int n = 0;
     snprintf(cells[n++], CELL, "unaligned shape");
     snprintf(cells[n++], CELL, "aligned neighbour");
     for (int k = 0; k < nt; k++)
-        snprintf(cells[n++], CELL, "%s", se_strategy_get(tiled[k])->name);
+        snprintf(cells[n++], CELL, "%s", (&s->table->s[tiled[k]])->name);
     snprintf(cells[n++], CELL, "G5");
     header(d, n, cells);
     for (size_t i = 0; i < g->n_pairs; i++) {
@@ -185,7 +185,7 @@ static void pairs_table(se_doc *d, const se_sweep *s, const se_goals *g)
 
 static void bound_table(se_doc *d, const se_sweep *s, const se_goals *g)
 {
-    se_strategy tiled[SE_NSTRATEGIES];
+    int tiled[SE_STRATEGY_MAX];
     int nt = recorded_tiled(s, tiled);
     static const char *const floor_name[SE_NFLOORS] = {"5 launches", "fusion", "megakernel"};
     char cells[MAX_COLS][CELL];
@@ -196,8 +196,8 @@ static void bound_table(se_doc *d, const se_sweep *s, const se_goals *g)
     for (int f = 0; f < SE_NFLOORS; f++) {
         snprintf(cells[n++], CELL, "floor: %s (us)", floor_name[f]);
         for (int k = 0; k < nt; k++)
-            if (se_goal_floor_of(tiled[k]) == f)
-                snprintf(cells[n++], CELL, "%s / floor", se_strategy_get(tiled[k])->name);
+            if (se_goal_floor_of(&s->table->s[tiled[k]]) == f)
+                snprintf(cells[n++], CELL, "%s / floor", (&s->table->s[tiled[k]])->name);
     }
     header(d, n, cells);
     for (size_t i = 0; i < g->n_rows; i++) {
@@ -210,9 +210,9 @@ static void bound_table(se_doc *d, const se_sweep *s, const se_goals *g)
         for (int f = 0; f < SE_NFLOORS; f++) {
             us(cells[n++], r->floor[f]);
             for (int k = 0; k < nt; k++) {
-                if (se_goal_floor_of(tiled[k]) != f)
+                if (se_goal_floor_of(&s->table->s[tiled[k]]) != f)
                     continue;
-                const se_sweep_item *it = se_sweep_item_of(sh, se_strategy_get(tiled[k])->name);
+                const se_sweep_item *it = se_sweep_item_of(sh, (&s->table->s[tiled[k]])->name);
                 if (it && isfinite(r->floor[f]) && r->floor[f] > 0 && isfinite(it->median[SE_WARM]))
                     snprintf(cells[n++], CELL, "%.2f", it->median[SE_WARM] / r->floor[f]);
                 else

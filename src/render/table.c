@@ -216,7 +216,7 @@ void se_table_print(FILE *out, const se_rundata *rd)
     se_err aerr = {{0}};
     if (se_answer_of_run(rd, &a, &aerr) == SE_OK) {
         fprintf(out, "\n");
-        se_answer_print(out, &a, SE_ANSWER_TEXT, 0);
+        se_answer_print(out, &a, SE_FORMAT_TEXT, 0);
         se_answer_free(&a);
     } else {
         fprintf(out, "\nthe answer cannot be built from this run: %s\n", aerr.msg);
@@ -261,7 +261,8 @@ static json_t *table_rows(const se_rundata *rd)
         const char *what = se_json_str(c, "what", "?");
         char sbuf[SE_CASE_ID_SIZE];
         shape_of(c, sbuf, sizeof sbuf);
-        int control = strcmp(what, "copy") == 0 || strcmp(what, SE_MK_INIT_NAME) == 0;
+        int control = strcmp(what, "copy") == 0 ||
+                      se_stable_is_init_control(se_rundata_table(rd), what);
         json_array_append_new(rows, row_json(sbuf, what, control ? "control" : "strategy",
                                              se_json_path(c, "scopes.device"),
                                              derived_entry(dshape, "cases", "case",

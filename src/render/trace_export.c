@@ -16,6 +16,7 @@
 #include "model/strategy.h"
 #include "bundle/fsutil.h"
 #include "model/json.h"
+#include "bundle/describe.h"
 #include "bundle/paths.h"
 #include "bundle/remote.h"
 #include "bundle/records.h"
@@ -40,15 +41,15 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
             want.rows = want.cols = 0;
     }
     for (size_t i = 0; dot && i < p->n_shapes; i++)
-        for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        for (int s = 0; s < se_protocol_nstrategies(p); s++) {
             if (p->shapes[i].rows != want.rows || p->shapes[i].cols != want.cols ||
-                strcmp(dot + 1, se_strategy_get((se_strategy)s)->name) != 0 ||
+                strcmp(dot + 1, se_protocol_strategy(p, s)->name) != 0 ||
                 !se_traced_case(p, s, &p->shapes[i]))
                 continue;
             *shape = &p->shapes[i];
             *strategy = s;
             snprintf(canon, canon_size, "%" PRId64 "x%" PRId64 ".%s", p->shapes[i].rows,
-                     p->shapes[i].cols, se_strategy_get((se_strategy)s)->name);
+                     p->shapes[i].cols, se_protocol_strategy(p, s)->name);
             return SE_OK;
         }
     for (size_t i = 0; dot && i < p->n_shapes; i++)
@@ -66,10 +67,10 @@ static se_status find_case(const se_protocol *p, const char *case_id, const se_s
                          i ? ", " : "", p->shapes[i].rows, p->shapes[i].cols);
         used += w > 0 ? (size_t)w : 0;
     }
-    for (int s = 0, used = 0; s < SE_NSTRATEGIES && used < (int)sizeof strategies; s++)
+    for (int s = 0, used = 0; s < se_protocol_nstrategies(p) && used < (int)sizeof strategies; s++)
         if (se_traced(p, s))
             used += snprintf(strategies + used, sizeof strategies - (size_t)used, "%s%s",
-                             used ? ", " : "", se_strategy_get((se_strategy)s)->name);
+                             used ? ", " : "", se_protocol_strategy(p, s)->name);
     if (!strategies[0])
         return se_fail(err, SE_ERR_USAGE,
                        "trace: no traced case '%s': this run traced no case at all (its "
@@ -178,12 +179,18 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     se_protocol p;
     char *text = NULL;
     size_t len = 0;
-    se_status st = se_read_below(dir, SE_PROTOCOL_JSON, SE_JSON_MAX_BYTES, &text, &len, err);
+    se_run_strategies *described = NULL;
+    const se_strategy_table *table = NULL;
+    se_status st = se_describe_load(dir, &described, &table, err);
     if (st == SE_OK)
-        st = se_protocol_parse(text, len, SE_PROTOCOL_JSON, &p, err);
+        st = se_read_below(dir, SE_PROTOCOL_JSON, SE_JSON_MAX_BYTES, &text, &len, err);
+    if (st == SE_OK)
+        st = se_protocol_parse_table(text, len, SE_PROTOCOL_JSON, table, &p, err);
     free(text);
-    if (st != SE_OK)
+    if (st != SE_OK) {
+        se_run_strategies_free(described);
         return st;
+    }
     const se_shape *shape = NULL;
     int strategy = -1, task_graph = SE_TASKGRAPH_V1;
     char canon[200];
@@ -197,7 +204,7 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     se_trace t = {NULL, 0};
     if (st == SE_OK) {
         char rel[240];
-        snprintf(rel, sizeof rel, "traces/%s.csv", case_id);
+        se_path_trace(case_id, rel, sizeof rel);
         FILE *f;
         st = check_local(dir, rel, err);
         if (st == SE_OK)
@@ -213,7 +220,7 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
         st = se_trace_env_sm_count(dir, &sm_count, err);
     json_t *report = NULL, *chrome = NULL;
     int ok = 0;
-    se_trace_kind kind = (se_trace_kind)se_trace_kind_of(strategy);
+    se_trace_kind kind = (se_trace_kind)se_trace_kind_of(&p, strategy);
     if (st == SE_OK)
         st = se_trace_check(&g, kind, &t, case_id, out, &report, &ok, err);
     if (st == SE_OK)
@@ -246,5 +253,6 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
     json_decref(chrome);
     se_trace_free(&t);
     se_protocol_free(&p);
+    se_run_strategies_free(described);
     return st;
 }

@@ -64,19 +64,22 @@ se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c,
     return prepare(in, s, c, blocks, NULL, trace, stream, err);
 }
 
-/* The megakernel's initialization: a control of that strategy, on
- * its grid, not a strategy of its own. */
-static se_status enqueue_mk_init(const se_invocation *inv, cudaStream_t stream, se_err *err)
+/* A strategy's initialization: a control of that strategy, on its grid,
+ * launched on a stream (never captured), not a strategy of its own. */
+se_status se_instance_prepare_init(se_instance *in, se_strategy s, se_case *c, int blocks,
+                                   se_err *err)
 {
-    return se_gpu_megakernel_init_enqueue(&inv->prob, inv->blocks, stream, err);
-}
-
-se_status se_instance_prepare_mk_init(se_instance *in, se_case *c, int blocks, se_err *err)
-{
-    se_trace_buf none = {NULL, NULL, 0};
-    se_status st = prepare(in, SE_S_MEGAKERNEL, c, blocks, NULL, none, NULL, err);
-    in->enqueue = enqueue_mk_init;
-    return st;
+    memset(in, 0, sizeof *in);
+    const se_strategy_info *info = se_strategy_get(s);
+    const se_strategy_gpu *gpu = se_strategy_gpu_get(s);
+    if (!info || !gpu || !info->init_control || !gpu->init_enqueue)
+        return se_fail(err, SE_ERR_USAGE, "strategy %d has no init_control", (int)s);
+    in->strategy = s;
+    in->inv.c = c;
+    in->inv.prob = c->prob;
+    in->inv.blocks = info->cooperative ? blocks : 0;
+    in->enqueue = gpu->init_enqueue;
+    return SE_OK;
 }
 
 se_status se_instance_enqueue(se_instance *in, cudaStream_t stream, se_err *err)

@@ -41,9 +41,11 @@ se_status se_instance_prepare(se_instance *in, se_strategy s, se_case *c, int bl
 se_status se_instance_prepare_traced(se_instance *in, se_strategy s, se_case *c, int blocks,
                                      se_trace_buf trace, cudaStream_t stream, se_err *err);
 
-/* The megakernel's initialization alone (reset + grid barrier, the
- * same grid as the megakernel on this case), launched on a stream. */
-se_status se_instance_prepare_mk_init(se_instance *in, se_case *c, int blocks, se_err *err);
+/* Strategy s's initialization alone (its init_control: the megakernel's
+ * reset + grid barrier, on the megakernel's grid for this case), launched
+ * on a stream. */
+se_status se_instance_prepare_init(se_instance *in, se_strategy s, se_case *c, int blocks,
+                                   se_err *err);
 
 /* Enqueues one invocation on stream. */
 se_status se_instance_enqueue(se_instance *in, cudaStream_t stream, se_err *err);

@@ -113,6 +113,9 @@ se_status se_profile_target(const char *run_dir, se_err *err)
 {
     se_rundata rd;
     se_status st = se_rundata_load(run_dir, &rd, err);
+    /* The run's strategies, by name, as this binary's: it runs them. */
+    if (st == SE_OK && (st = se_protocol_retable(&rd.p, se_strategy_compiled(), err)) != SE_OK)
+        se_rundata_free(&rd);
     if (st != SE_OK)
         return st;
     const se_protocol *pp = &rd.p;
@@ -433,6 +436,12 @@ static se_status open_run(const char *run_dir, const char *what, se_rundata *rd,
     st = se_rundata_load(run_dir, rd, err);
     if (st != SE_OK)
         return st;
+    /* The run's strategies, by name, as this binary's (it ran or runs them). */
+    st = se_protocol_retable(&rd->p, se_strategy_compiled(), err);
+    if (st != SE_OK) {
+        se_rundata_free(rd);
+        return st;
+    }
     *n_cases = list_cases(&rd->p, NULL);
     *cases = calloc(*n_cases + 1, sizeof **cases);
     if (!*cases) {

@@ -80,7 +80,7 @@ static se_status save_samples(run_state *rs, const char *id, se_sample_set *scop
                               se_err *err)
 {
     char rel[160];
-    snprintf(rel, sizeof rel, "samples/%s.csv", id);
+    se_path_samples(id, rel, sizeof rel);
     se_status st = se_rundir_write_samples(&rs->rd, rel, scopes, n_scopes, err);
     return st == SE_OK ? keep(rs, id, scopes, err) : st;
 }
@@ -101,7 +101,9 @@ static se_status save_array(run_state *rs, const se_shape *s, const char *name, 
         return SE_OK;
     char rel[160];
     size_t bytes = (size_t)(s->rows * s->cols) * sizeof(float);
-    snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".%s.y.f32", s->rows, s->cols, name);
+    char id[SE_CASE_ID_SIZE];
+    se_case_id_make(s->rows, s->cols, name, id, sizeof id);
+    se_path_array_y(id, rel, sizeof rel);
     return se_rundir_write(&rs->rd, rel, y, bytes, err);
 }
 
@@ -170,14 +172,16 @@ static se_status time_shape(run_state *rs, size_t si, se_case *c, se_cudnn *cudn
         snprintf(items[n].name, sizeof items[n].name, "%s", se_strategy_get((se_strategy)s)->name);
         n++;
     }
-    /* The megakernel's initialization on its own, on the megakernel's
-     * grid, when a megakernel strategy is timed. */
-    if (st == SE_OK && se_selects_megakernel(p)) {
-        int blocks = se_coop_blocks(p, rs->o, &rs->dev, SE_S_MEGAKERNEL, &c->shape);
-        st = se_instance_prepare_mk_init(&inst[n], c, blocks, err);
+    /* A strategy's initialization on its own (its init_control: the
+     * megakernel's), on its grid, when such a strategy is timed. */
+    int init = se_init_control_of(p);
+    if (st == SE_OK && init >= 0) {
+        int blocks = se_coop_blocks(p, rs->o, &rs->dev, (se_strategy)init, &c->shape);
+        st = se_instance_prepare_init(&inst[n], (se_strategy)init, c, blocks, err);
         if (st == SE_OK) {
             items[n].inst = &inst[n];
-            snprintf(items[n].name, sizeof items[n].name, "%s", SE_MK_INIT_NAME);
+            snprintf(items[n].name, sizeof items[n].name, "%s",
+                     se_strategy_get((se_strategy)init)->init_control);
             n++;
         }
     }
@@ -253,7 +257,7 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
             st = save_check(rs, sh, NULL, h.x, err);
         if (st == SE_OK && saves_arrays(rs->o, sh)) {
             char rel[128];
-            snprintf(rel, sizeof rel, "arrays/%" PRId64 "x%" PRId64 ".x.f32", sh->rows, sh->cols);
+            se_path_array_x(sh->rows, sh->cols, rel, sizeof rel);
             st = se_rundir_write(&rs->rd, rel, h.x, (size_t)(sh->rows * sh->cols) * sizeof(float),
                                  err);
         }

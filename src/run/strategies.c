@@ -46,21 +46,32 @@ static se_status enqueue_cudnn(const se_invocation *inv, cudaStream_t stream, se
     return se_cudnn_softmax(inv->cudnn, c->xs, c->y, c->shape.rows, c->shape.cols, err);
 }
 
+/* The megakernel's initialization alone (counter reset and grid barrier):
+ * the init_control of the megakernel strategies, on their grid. */
+static se_status enqueue_megakernel_init(const se_invocation *inv, cudaStream_t stream,
+                                         se_err *err)
+{
+    return se_gpu_megakernel_init_enqueue(&inv->prob, inv->blocks, stream, err);
+}
+
 /*
  * One line per strategy of SE_STRATEGY_TABLE: SE_GPU_<ID> is {enqueue
- * function, co-residency query or NULL}. The table below is generated from
+ * function, co-residency query or NULL, init_control's enqueue or NULL}. The table below is generated from
  * SE_STRATEGY_TABLE, so a strategy without its line here does not compile.
  */
-#define SE_GPU_STREAM           {enqueue_phases, NULL}
-#define SE_GPU_GRAPH            {enqueue_phases, NULL}
-#define SE_GPU_STREAM_PDL       {enqueue_phases_pdl, NULL}
-#define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL}
-#define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks}
-#define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks}
-#define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks}
-#define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, se_gpu_megakernel_max_blocks}
-#define SE_GPU_ROWBLOCK         {enqueue_rowblock, NULL}
-#define SE_GPU_CUDNN            {enqueue_cudnn, NULL}
+#define SE_GPU_STREAM           {enqueue_phases, NULL, NULL}
+#define SE_GPU_GRAPH            {enqueue_phases, NULL, NULL}
+#define SE_GPU_STREAM_PDL       {enqueue_phases_pdl, NULL, NULL}
+#define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL, NULL}
+#define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks, NULL}
+#define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks, NULL}
+#define SE_GPU_TEST_EXTRA       {enqueue_fusion, se_gpu_fusion_max_blocks, NULL} /* test build */
+#define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks, \
+                                 enqueue_megakernel_init}
+#define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, se_gpu_megakernel_max_blocks, \
+                                 enqueue_megakernel_init}
+#define SE_GPU_ROWBLOCK         {enqueue_rowblock, NULL, NULL}
+#define SE_GPU_CUDNN            {enqueue_cudnn, NULL, NULL}
 
 static const se_strategy_gpu table[] = {
 #define SE_GPU_LINE(id, ...) [SE_S_##id] = SE_GPU_##id,

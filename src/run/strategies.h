@@ -39,6 +39,9 @@ typedef se_status (*se_coop_limit_fn)(int *max_blocks, se_err *err);
 typedef struct se_strategy_gpu {
     se_enqueue_fn enqueue;
     se_coop_limit_fn coop_max_blocks; /* non-NULL exactly for strategies with a coop_group */
+    se_enqueue_fn init_enqueue;       /* non-NULL exactly for strategies with an
+                                         init_control: its initialization alone, on the
+                                         strategy's grid, launched on a stream */
 } se_strategy_gpu;
 
 /* The GPU half of strategy s; NULL for a value that is no strategy. */

@@ -38,7 +38,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
                                 se_timer *t, se_err *err)
 {
     const se_protocol *p = rs->p;
-    int kind = se_trace_kind_of(s);
+    int kind = se_trace_kind_of(p, s);
     se_taskgeom g = se_taskgeom_make(c->shape.rows, c->shape.cols, p->tile);
     int blocks = se_coop_blocks(p, rs->o, &rs->dev, s, &c->shape);
     se_instance traced, plain;
@@ -84,7 +84,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
             tr.v[i].start_ns = raw[i].start_ns;
             tr.v[i].end_ns = raw[i].end_ns;
         }
-        snprintf(rel, sizeof rel, "traces/%s.csv", id);
+        se_path_trace(id, rel, sizeof rel);
         FILE *f;
         st = se_rundir_fopen(&rs->rd, rel, &f, err);
         if (st == SE_OK) {
@@ -111,7 +111,7 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
         st = se_time_pair(t, &a, &b, tb.count, sizeof(int32_t), p->device.samples,
                           p->device.warmup, err);
     for (int k = 0; k < 2 && st == SE_OK; k++) {
-        snprintf(rel, sizeof rel, "traces/%s.%s.csv", id, k ? "traced" : "untraced");
+        se_path_trace_timed(id, k, rel, sizeof rel);
         st = se_rundir_write_samples(&rs->rd, rel, (k ? &b : &a)->scope, 1, err);
     }
     se_sample_set_free(&a.scope[0]);
@@ -140,7 +140,7 @@ se_status se_run_trace_shape(run_state *rs, se_case *c, se_timer *t, se_err *err
                        c->shape.spec);
     }
     se_status st = SE_OK;
-    for (int s = 0; s < SE_NSTRATEGIES && st == SE_OK; s++)
+    for (int s = 0; s < se_protocol_nstrategies(p) && st == SE_OK; s++)
         if (se_traced_case(p, s, &c->shape))
             st = trace_strategy(rs, c, (se_strategy)s, tb, t, err);
     cudaFree(tb.rec);

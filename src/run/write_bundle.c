@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "bundle/derived.h"
+#include "bundle/describe.h"
 #include "bundle/embedded.h"
 #include "bundle/fsutil.h"
 #include "bundle/manifest.h"
@@ -167,7 +168,7 @@ static se_status write_sources(run_state *rs, se_source_file *list, se_err *err)
         const se_embedded_file *f = &se_embedded_files[i];
         se_source_file *s = &list[i];
         unsigned char d[32];
-        snprintf(s->path, sizeof s->path, "source/%s", f->path);
+        snprintf(s->path, sizeof s->path, SE_SOURCE_PREFIX "%s", f->path);
         se_status st = se_rundir_write(&rs->rd, s->path, f->data, f->len, err);
         if (st == SE_OK)
             st = se_sha256_buffer(f->data, f->len, d, err);
@@ -187,7 +188,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     unsigned char pd[32];
     char phex[65], srchex[65];
     if (st == SE_OK)
-        st = se_rundir_write(&rs->rd, "protocol.json", ptext, strlen(ptext), err);
+        st = se_rundir_write(&rs->rd, SE_PROTOCOL_JSON, ptext, strlen(ptext), err);
     if (st == SE_OK)
         st = se_sha256_buffer(ptext, strlen(ptext), pd, err);
     free(ptext);
@@ -195,23 +196,31 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
         return st;
     se_hex32(pd, phex);
     se_hex32(src->sha256, srchex);
-    json_t *j = validation_json(rs);
-    st = se_rundir_write_json(&rs->rd, "validation.json", j, err);
+    /* The run's own table: what renders it later walks this, not the
+     * table of the binary that renders it (bundle/describe.h). */
+    json_t *j = se_describe_json(se_protocol_table(rs->p));
+    st = j ? se_rundir_write_json(&rs->rd, SE_STRATEGIES_JSON, j, err)
+           : se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_STRATEGIES_JSON);
+    json_decref(j);
+    if (st != SE_OK)
+        return st;
+    j = validation_json(rs);
+    st = se_rundir_write_json(&rs->rd, SE_VALIDATION_JSON, j, err);
     json_decref(j);
     if (st == SE_OK) {
         j = environment_json(rs, argc, argv);
-        st = se_rundir_write_json(&rs->rd, "environment.json", j, err);
+        st = se_rundir_write_json(&rs->rd, SE_ENVIRONMENT_JSON, j, err);
         json_decref(j);
     }
     if (st == SE_OK) {
         j = resources_json(rs);
-        st = se_rundir_write_json(&rs->rd, "resources.json", j, err);
+        st = se_rundir_write_json(&rs->rd, SE_RESOURCES_JSON, j, err);
         json_decref(j);
     }
     if (st == SE_OK)
         st = se_summary_build(rs->p, se_run_kept_source, rs, summary, err);
     if (st == SE_OK)
-        st = se_rundir_write(&rs->rd, "traces/outputs.csv", rs->trace_outputs ? rs->trace_outputs : "",
+        st = se_rundir_write(&rs->rd, SE_TRACE_OUTPUTS_CSV, rs->trace_outputs ? rs->trace_outputs : "",
                              rs->trace_outputs_len, err);
     size_t trace_failures = 0;
     if (st == SE_OK) {
@@ -220,7 +229,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
         st = se_traces_report(rs->p, rs->rd.tmp, SE_TASKGRAPH_VERSION, stderr, &j,
                               &trace_failures, err);
         if (st == SE_OK)
-            st = se_rundir_write_json(&rs->rd, "traces.json", j, err);
+            st = se_rundir_write_json(&rs->rd, SE_TRACES_JSON, j, err);
         json_decref(j);
         if (st == SE_OK && trace_failures)
             fprintf(stderr, "warning: %zu traces fail their checks (listed above); the run "
@@ -238,7 +247,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     if (st == SE_OK)
         st = se_derived_add_dir(rs->p, rs->rd.tmp, *summary, err);
     if (st == SE_OK)
-        st = se_rundir_write_json(&rs->rd, "summary.json", *summary, err);
+        st = se_rundir_write_json(&rs->rd, SE_SUMMARY_JSON, *summary, err);
     se_source_file *sources = calloc(se_embedded_count ? se_embedded_count : 1, sizeof *sources);
     if (st == SE_OK && !sources)
         st = se_fail(err, SE_ERR_NOMEM, "run.json: out of memory");
@@ -255,7 +264,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
                         !rs->o->no_blocking_kernel, SE_TASKGRAPH_VERSION, 1};
     j = se_run_json(&info);
     free(sources);
-    st = se_rundir_write_json(&rs->rd, "run.json", j, err);
+    st = se_rundir_write_json(&rs->rd, SE_RUN_JSON, j, err);
     json_decref(j);
     return st;
 }

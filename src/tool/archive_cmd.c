@@ -122,9 +122,9 @@ se_status se_archive_main(const se_archive_cli *o, FILE *out, se_err *err)
     if (!se_archive_supported())
         return se_fail(err, SE_ERR_USAGE, "archive: not built in: this build has no libarchive "
                        "(install libarchive-dev, scripts/deps.sh, and rebuild)");
-    static const char *const defaults[] = {"arrays/*", "traces/*"};
-    const char **keep = calloc(o->n_keep + SE_NSTRATEGIES + 1, sizeof *keep);
-    char (*tl)[SE_CASE_ID_SIZE + 16] = calloc(SE_NSTRATEGIES, sizeof *tl);
+    static const char *const defaults[] = {SE_ARRAYS_PREFIX "*", SE_TRACES_PREFIX "*"};
+    const char **keep = calloc(o->n_keep + SE_STRATEGY_MAX + 1, sizeof *keep);
+    char (*tl)[SE_CASE_ID_SIZE + 16] = calloc(SE_STRATEGY_MAX, sizeof *tl);
     if (!keep || !tl) {
         free(keep);
         free(tl);
@@ -149,11 +149,12 @@ se_status se_archive_main(const se_archive_cli *o, FILE *out, se_err *err)
         st = se_rundata_load(o->dir, &rd, err);
         if (st == SE_OK) {
             const se_shape *s = se_timeline_shape(&rd);
-            se_strategy v[SE_NSTRATEGIES];
-            int n = s ? se_timeline_strategies(v, SE_NSTRATEGIES) : 0;
+            const se_strategy_table *t = se_rundata_table(&rd);
+            int v[SE_STRATEGY_MAX];
+            int n = s ? se_timeline_strategies(t, v, SE_STRATEGY_MAX) : 0;
             for (int k = 0; k < n; k++) {
                 char id[SE_CASE_ID_SIZE];
-                se_case_id_make(s->rows, s->cols, se_strategy_get(v[k])->name, id, sizeof id);
+                se_case_id_make(s->rows, s->cols, t->s[v[k]].name, id, sizeof id);
                 se_path_trace(id, tl[k], sizeof tl[k]);
                 keep[n_keep++] = tl[k];
             }

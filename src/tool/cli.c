@@ -10,6 +10,7 @@
 #include "bundle/embedded.h"
 #include "model/protocol.h"
 #include "model/strategy.h"
+#include "render/format.h"
 
 enum opt_id { O_SHAPES, O_TILE, O_SEED, O_SCALE, O_EPS, O_STRATEGIES, O_BLOCKS, O_DEVICE,
               O_INVOCATIONS, O_QUIET, O_PROTOCOL, O_RUNS_DIR, O_SAVE_ARRAYS, O_ARRAYS_MAX, O_VALIDATE_ONLY, O_NO_BLOCK,
@@ -385,7 +386,7 @@ static se_status parse_run(int argc, char **argv, se_run_opts *o, int *help, se_
     o->seed = SE_DEFAULT_SEED;
     o->scale = SE_DEFAULT_SCALE;
     o->eps = SE_DEFAULT_EPS;
-    o->strategies = (1u << SE_NSTRATEGIES) - 1;
+    o->strategies = se_strategy_all_mask(SE_NSTRATEGIES);
     o->invocations = SE_DEFAULT_INVOCATIONS;
     o->runs_dir = SE_DEFAULT_RUNS_DIR;
     for (int k = 0; k < argc; k++) {
@@ -493,14 +494,11 @@ static se_status parse_answer(int argc, char **argv, se_cli *cli, se_err *err)
             dashes = 1;
         } else if (strcmp(a, "--format") == 0 || strncmp(a, "--format=", 9) == 0) {
             const char *v = a[8] == '=' ? a + 9 : k + 1 < argc ? argv[++k] : "";
-            static const char *const formats[] = {"text", "md", "summary", "json"};
-            int f = 0;
-            while (f < 4 && strcmp(v, formats[f]) != 0)
-                f++;
-            if (f == 4)
-                return se_fail(err, SE_ERR_USAGE,
-                               "answer: --format: '%s' is not text, md, summary or json", v);
-            cli->answer.format = f;
+            se_format f;
+            se_status st = se_format_parse("answer", v, SE_FORMATS_ANSWER, &f, err);
+            if (st != SE_OK)
+                return st;
+            cli->answer.format = (int)f;
         } else if (strcmp(a, "--set") == 0) {
             if (k + 1 >= argc)
                 return se_fail(err, SE_ERR_USAGE, "answer: --set needs a run set file");
@@ -560,20 +558,16 @@ static const char *opt_value(int argc, char **argv, int *k, const char *name)
     return *k + 1 < argc ? argv[++*k] : "";
 }
 
-/* --format V among `allowed` ("text|md|csv|json"): *fmt is V's se_format. */
-static se_status parse_format(const char *cmd, const char *v, const char *allowed, int *fmt,
+/* --format V among `allowed` (an SE_FORMAT_BIT mask, render/format.h): *fmt is
+ * V's se_format. */
+static se_status parse_format(const char *cmd, const char *v, unsigned allowed, int *fmt,
                               se_err *err)
 {
-    static const char *const names[] = {"text", "md", "csv", "json"};
-    size_t n = strlen(v);
-    for (int i = 0; i < 4 && n > 0; i++) {
-        const char *at = strstr(allowed, names[i]);
-        if (strcmp(v, names[i]) == 0 && at && (at[n] == '|' || at[n] == '\0')) {
-            *fmt = i;
-            return SE_OK;
-        }
-    }
-    return se_fail(err, SE_ERR_USAGE, "%s: --format: '%s' is not one of %s", cmd, v, allowed);
+    se_format f;
+    se_status st = se_format_parse(cmd, v, allowed, &f, err);
+    if (st == SE_OK)
+        *fmt = (int)f;
+    return st;
 }
 
 static int is_help(const char *a)
@@ -583,7 +577,7 @@ static int is_help(const char *a)
 
 /* CMD RUN_DIR [--format F], F among `allowed`: table, goals. */
 static se_status parse_dir_format(int argc, char **argv, se_cli *cli, se_command cmd,
-                                  const char *name, const char *allowed, const char *usage,
+                                  const char *name, unsigned allowed, const char *usage,
                                   se_err *err)
 {
     cli->cmd = cmd;
@@ -630,7 +624,7 @@ static se_status parse_compare(int argc, char **argv, se_cli *cli, se_err *err)
         const char *v;
         se_status st = SE_OK;
         if ((v = opt_value(argc, argv, &k, "--format")))
-            st = parse_format("compare", v, "text|md|csv|json", &c->format, err);
+            st = parse_format("compare", v, SE_FORMATS_COMPARE, &c->format, err);
         else if ((v = opt_value(argc, argv, &k, "--fail-if-slower")))
             st = se_parse_f64(v, 0.0, 1e6, "compare: --fail-if-slower", &c->fail_if_slower, err);
         else if ((v = opt_value(argc, argv, &k, "--scope"))) {
@@ -690,10 +684,11 @@ static se_status parse_export(int argc, char **argv, se_cli *cli, se_err *err)
     for (int k = 0; k < argc; k++) {
         const char *v;
         if ((v = opt_value(argc, argv, &k, "--format"))) {
-            if (strcmp(v, "nvbench") != 0 && strcmp(v, "gbench") != 0)
-                return se_fail(err, SE_ERR_USAGE, "export: --format: '%s' is not nvbench or "
-                               "gbench", v);
-            x->gbench = strcmp(v, "gbench") == 0;
+            se_format f;
+            se_status st = se_format_parse("export", v, SE_FORMATS_EXPORT, &f, err);
+            if (st != SE_OK)
+                return st;
+            x->gbench = f == SE_FORMAT_GBENCH;
             have_format = 1;
         } else if ((v = opt_value(argc, argv, &k, "-o")) ||
                    (v = opt_value(argc, argv, &k, "--output"))) {
@@ -825,11 +820,11 @@ static se_status parse_command(int argc, char **argv, se_cli *cli, se_err *err)
         return parse_dirs(argc - 2, argv + 2, SE_CMD_SITE, 2,
                           "site: usage: softmax-evidence site RUN_DIR OUT_DIR [--quiet] [--set FILE]", cli, err);
     if (strcmp(cmd, "table") == 0)
-        return parse_dir_format(argc - 2, argv + 2, cli, SE_CMD_TABLE, "table", "text|md|csv|json",
+        return parse_dir_format(argc - 2, argv + 2, cli, SE_CMD_TABLE, "table", SE_FORMATS_TABLE,
                                 "table: usage: softmax-evidence table RUN_DIR "
                                 "[--format text|md|csv|json] [--set FILE]", err);
     if (strcmp(cmd, "goals") == 0)
-        return parse_dir_format(argc - 2, argv + 2, cli, SE_CMD_GOALS, "goals", "text|md",
+        return parse_dir_format(argc - 2, argv + 2, cli, SE_CMD_GOALS, "goals", SE_FORMATS_GOALS,
                                 "goals: usage: softmax-evidence goals RUN_DIR [--format text|md]",
                                 err);
     if (strcmp(cmd, "compare") == 0)

@@ -145,7 +145,7 @@ typedef struct se_sign_opts {
 typedef struct se_answer_opts {
     const char **dirs;  /* argv entries, the first is the reference run */
     size_t n_dirs;
-    int format;         /* se_answer_format: text 0, md 1, summary 2, json 3 */
+    int format;         /* se_format (render/format.h): text, md, summary or json */
     const char *set;    /* --set FILE: a run set (bundle/runset.h) instead of dirs */
 } se_answer_opts;
 

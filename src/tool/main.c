@@ -211,13 +211,13 @@ int main(int argc, char **argv)
             st = se_runset_load(cli.answer.set, &set, &err);
             if (st == SE_OK) {
                 st = se_answer_main((const char *const *)set.dirs, set.n,
-                                    (se_answer_format)cli.answer.format, stdout,
+                                    (se_format)cli.answer.format, stdout,
                                     &err);
                 se_runset_free(&set);
             }
         } else {
             st = se_answer_main(cli.answer.dirs, cli.answer.n_dirs,
-                                (se_answer_format)cli.answer.format, stdout, &err);
+                                (se_format)cli.answer.format, stdout, &err);
         }
         break;
     case SE_CMD_TABLE:

@@ -68,7 +68,7 @@ expect 2 "compare: an option's value is empty" compare a b --floor=
 expect 2 "site: usage: softmax-evidence site RUN_DIR OUT_DIR [--quiet] [--set FILE] (--set needs a run set file)" site a b --set
 expect 2 "table: --format: 'xml' is not one of text|md|csv|json" table x --format xml
 expect 2 "export: usage: softmax-evidence export RUN_DIR --format nvbench|gbench -o FILE (missing -o FILE)" export x --format nvbench
-expect 2 "export: --format: 'csv' is not nvbench or gbench" export x --format csv -o y
+expect 2 "export: --format: 'csv' is not one of nvbench|gbench" export x --format csv -o y
 expect 5 "table: $tmp/none: does not exist" table "$tmp/none"
 out=$("$bin" table "$tmp/none" 2>&1)
 if grep -q "not a directory" <<<"$out"; then
@@ -119,7 +119,7 @@ expect 1 "counted with --strict" verify --strict "$tmp/gone"
 rm -rf "$tmp/gone"
 # answer --format json: every ratio of the grid, as the md grid shows it;
 # --format summary: three to five sentences, numbers from the same answer.
-expect 2 "answer: --format: 'xml' is not text, md, summary or json" answer "$ref" --format xml
+expect 2 "answer: --format: 'xml' is not one of text|md|json|summary" answer "$ref" --format xml
 "$bin" answer "$ref" --format json >"$tmp/answer.json" 2>/dev/null &&
 "$bin" answer "$ref" --format md >"$tmp/answer.md" 2>/dev/null &&
 "$bin" answer "$ref" --format summary >"$tmp/summary.txt" 2>/dev/null &&

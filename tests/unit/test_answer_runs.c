@@ -185,7 +185,7 @@ static void test_calibration_recomputed_from_the_committed_runs(void **state)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    se_answer_print(f, &ans, SE_ANSWER_TEXT, 0);
+    se_answer_print(f, &ans, SE_FORMAT_TEXT, 0);
     fclose(f);
     char want[160];
     snprintf(want, sizeof want, "%d of %d held-out ratios (%.0f%%)", all_covered, all_checked,

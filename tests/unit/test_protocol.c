@@ -23,8 +23,11 @@
 #include "model/protocol.h"
 #include "model/strategy.h"
 
-/* The text of protocol/default.json, which the malformed inputs edit. */
-static const char default_text[] =
+/* The text of protocol/default.json, which the malformed inputs edit; its
+ * strategy list is the compiled table's, filled in by make_default_text
+ * (default.json lists every strategy, repository_default_json_... checks). */
+static char *default_text;
+static const char default_template[] =
     "{\n"
     "  \"format\": \"softmax-evidence-protocol\",\n"
     "  \"version\": 1,\n"
@@ -39,8 +42,7 @@ static const char default_text[] =
     "\"seed\": 20261130, \"scale\": 16.0, \"outliers\": \"outliers.h\"},\n"
     "    \"eps\": 1e-6\n"
     "  },\n"
-    "  \"strategies\": [\"stream\", \"graph\", \"stream-pdl\", \"graph-pdl\", \"fusion\", \"fusion-graph\", \"megakernel\", "
-    "\"megakernel-graph\", \"rowblock\", \"cudnn\"],\n"
+    "  \"strategies\": @STRATEGIES@,\n"
     "  \"tolerance\": {\"atol\": 1e-37, \"rtol\": 1e-4},\n"
     "  \"validation\": {\"invocations\": 2},\n"
     "  \"scopes\": {\n"
@@ -61,6 +63,44 @@ static void assert_msg_has(const se_err *err, const char *needle)
 }
 
 /* A new copy of text with its single occurrence of `from` replaced by `to`. */
+static char *replace_once(const char *text, const char *from, const char *to);
+
+/* ["stream", "graph", ...]: the compiled table's names, in table order or
+ * reversed, as a JSON array on one line. */
+static char *names_json(int reversed)
+{
+    const se_strategy_table *t = se_strategy_compiled();
+    size_t size = 3;
+    for (int i = 0; i < t->n; i++)
+        size += strlen(t->s[i].name) + 4;
+    char *out = malloc(size);
+    assert_non_null(out);
+    size_t used = (size_t)snprintf(out, size, "[");
+    for (int k = 0; k < t->n; k++) {
+        int i = reversed ? t->n - 1 - k : k;
+        used += (size_t)snprintf(out + used, size - used, "%s\"%s\"", k ? ", " : "",
+                                 t->s[i].name);
+    }
+    snprintf(out + used, size - used, "]");
+    return out;
+}
+
+static int make_default_text(void **state)
+{
+    (void)state;
+    char *names = names_json(0);
+    default_text = replace_once(default_template, "@STRATEGIES@", names);
+    free(names);
+    return 0;
+}
+
+static int free_default_text(void **state)
+{
+    (void)state;
+    free(default_text);
+    return 0;
+}
+
 static char *replace_once(const char *text, const char *from, const char *to)
 {
     const char *at = strstr(text, from);
@@ -135,8 +175,8 @@ static void assert_default_values(const se_protocol *p)
     assert_int_equal(p->seed, 20261130);
     assert_true(p->scale == 16.0);
     assert_true(p->eps == 1e-6);
-    assert_int_equal(p->strategies, (1u << SE_NSTRATEGIES) - 1);
-    assert_int_equal(SE_NSTRATEGIES, 10);
+    /* Every strategy of the table, whatever their number. */
+    assert_int_equal(p->strategies, se_strategy_all_mask(SE_NSTRATEGIES));
     assert_true(p->tol.atol == 1e-37);
     assert_true(p->tol.rtol == 1e-4);
     assert_int_equal(p->invocations, 2);
@@ -299,11 +339,10 @@ static void write_keeps_shape_specs_and_orders_keys_and_strategies(void **state)
     (void)state;
     se_err err = {{0}};
     se_protocol p;
-    char *text = replace_once(default_text,
-                              "[\"stream\", \"graph\", \"stream-pdl\", \"graph-pdl\", \"fusion\", "
-                              "\"fusion-graph\"",
-                              "[\"fusion-graph\", \"graph-pdl\", \"stream\", \"fusion\", "
-                              "\"stream-pdl\", \"graph\"");
+    char *in_order = names_json(0), *reversed = names_json(1);
+    char *text = replace_once(default_text, in_order, reversed);
+    free(in_order);
+    free(reversed);
     parse_ok(text, &p);
     free(text);
     char *out = NULL;
@@ -312,15 +351,27 @@ static void write_keeps_shape_specs_and_orders_keys_and_strategies(void **state)
     assert_null(strstr(out, "5x4097"));
     const char *head = "{\n  \"format\": \"softmax-evidence-protocol\",\n  \"version\": 1,\n";
     assert_true(strncmp(out, head, strlen(head)) == 0);
-    static const char *const order[] = {
+    /* The keys in their fixed order, the strategies in table order among them. */
+    static const char *const before[] = {
         "\"format\"", "\"version\"", "\"name\"", "\"workload\"", "\"shapes\"", "\"tile\"",
         "\"dtype\"", "\"input\"", "\"generator\"", "\"distribution\"", "\"seed\"", "\"scale\"",
-        "\"outliers\"", "\"eps\"", "\"strategies\"", "\"stream\"", "\"graph\"", "\"stream-pdl\"", "\"graph-pdl\"", "\"fusion\"",
-        "\"fusion-graph\"", "\"megakernel\"", "\"megakernel-graph\"", "\"rowblock\"",
-        "\"cudnn\"", "\"tolerance\"", "\"atol\"", "\"rtol\"", "\"validation\"",
+        "\"outliers\"", "\"eps\"", "\"strategies\""};
+    static const char *const after[] = {
+        "\"tolerance\"", "\"atol\"", "\"rtol\"", "\"validation\"",
         "\"invocations\"", "\"scopes\"", "\"device\"", "\"device_cold\"", "\"batch\"",
         "\"host\"", "\"controls\"", "\"barriers\"", "\"analysis\"", "\"bootstrap_resamples\"",
         "\"bootstrap_seed\"", "\"order_seed\"", "\"throttle_fraction\""};
+    enum { NB = sizeof before / sizeof before[0], NA = sizeof after / sizeof after[0] };
+    char quoted[SE_NSTRATEGIES][64];
+    const char *order[NB + SE_NSTRATEGIES + NA];
+    for (size_t i = 0; i < NB; i++)
+        order[i] = before[i];
+    for (int i = 0; i < SE_NSTRATEGIES; i++) {
+        snprintf(quoted[i], sizeof quoted[i], "\"%s\"", se_strategy_get((se_strategy)i)->name);
+        order[NB + (size_t)i] = quoted[i];
+    }
+    for (size_t i = 0; i < NA; i++)
+        order[NB + SE_NSTRATEGIES + i] = after[i];
     const char *at = out;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         const char *next = strstr(at, order[i]);
@@ -502,15 +553,20 @@ static void duplicate_shape_refused(void **state)
 static void unknown_strategy_refused(void **state)
 {
     (void)state;
-    edit_refused("\"rowblock\"", "\"rowblok\"", "field 'strategies[8]': unknown strategy 'rowblok'",
-                 "valid: stream, graph");
+    /* rowblock's index in the list, from the table. */
+    char want[96];
+    snprintf(want, sizeof want, "field 'strategies[%d]': unknown strategy 'rowblok'",
+             se_stable_find(se_strategy_compiled(), "rowblock"));
+    edit_refused("\"rowblock\"", "\"rowblok\"", want, "valid: stream, graph");
 }
 
 static void duplicate_strategy_refused(void **state)
 {
     (void)state;
-    edit_refused("\"rowblock\"", "\"graph\"", "field 'strategies[8]': duplicate strategy 'graph'",
-                 NULL);
+    char want[96];
+    snprintf(want, sizeof want, "field 'strategies[%d]': duplicate strategy 'graph'",
+             se_stable_find(se_strategy_compiled(), "rowblock"));
+    edit_refused("\"rowblock\"", "\"graph\"", want, NULL);
 }
 
 static void wrong_format_string_refused(void **state)
@@ -613,5 +669,5 @@ int main(void)
         cmocka_unit_test(missing_file_is_an_io_error_naming_the_path),
         cmocka_unit_test(file_over_one_mib_refused_naming_its_size),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_default_text, free_default_text);
 }

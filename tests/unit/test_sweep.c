@@ -124,6 +124,7 @@ static void make(hand *h, const int64_t cols[4], const double warm[4], const dou
             se_sweep_item *it = &sh->items[sh->n_items++];
             it->name = names[j];
             it->strategy = st[j];
+            it->info = se_strategy_get(st[j]);
             it->validated = 1;
             double w = j ? warm[k] * 0.5 : warm[k], c = j ? cold[k] * 0.5 : cold[k];
             it->fraction[SE_WARM] = w;

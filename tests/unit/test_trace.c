@@ -997,8 +997,8 @@ static void test_shapes_past_the_row_tile_bound_are_not_traced(void **state)
     p.traces = 1;
     p.strategies = ~0u;
     int s = -1;
-    for (int k = 0; k < SE_NSTRATEGIES && s < 0; k++)
-        if (se_trace_kind_of(k) >= 0)
+    for (int k = 0; k < se_protocol_nstrategies(&p) && s < 0; k++)
+        if (se_trace_kind_of(&p, k) >= 0)
             s = k;
     assert_true(s >= 0);
     const int64_t shapes_in[][2] = {{262144, 1}, {256, 1048576}, {4096, 4096}, {1, (int64_t)4096 << 18},
