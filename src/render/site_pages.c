@@ -211,6 +211,10 @@ static se_status write_index(const se_site *s, se_err *err)
     se_answer a;
     se_err aerr = {{0}};
     if (se_answer_of_run(&s->rd, &a, &aerr) == SE_OK) {
+        if (a.multi)
+            se_doc_para(&d, "The answer below rests on %zu runs of the same protocol, this run "
+                        "among them (site --set); the rest of the site is this run's.",
+                        a.n_runs);
         se_answer_doc(&d, &a, 1);
         se_answer_free(&a);
     } else {
