@@ -7,7 +7,7 @@
  *
  * The design is OneFlow's SoftmaxWarpImpl (a group of G lanes per row, the
  * row in the group's registers, shuffles within the group) with one change
- * for rows whose length is not a multiple of 4: a block stages a
+ * for rows whose length is not a multiple of 4: a warp stages a
  * contiguous span of whole rows through shared memory, so that the span is
  * read and written as float4 (a scalar head and tail only at the span's two
  * ends) and every row length, 37 or 100003 as well as 32, moves as a copy
@@ -21,15 +21,20 @@
 
 #include "gpu/se_cuda.h"
 
-/* A span: at most SE_RB_SPAN floats of whole rows (16 KiB), staged in
- * shared memory with 4 floats of padding after every 32, so that the
- * groups of a warp, which read rows cols apart, fall on different banks
- * when cols is a multiple of 32 (float4 stays aligned: 32 and 4 are
- * multiples of 4). SE_RB_SPAN_CH float4 a thread cover a span plus the
+/* A span: at most SE_RB_SPAN floats of whole rows (4 KiB), a warp's own,
+ * staged in the warp's slice of shared memory with 4 floats of padding
+ * after every 32, so that the groups of a warp, which read rows cols
+ * apart, fall on different banks when cols is a multiple of 32 (float4
+ * stays aligned: 32 and 4 are multiples of 4). A warp loads, computes and
+ * stores its span with no barrier but __syncwarp, so the warps of an SM
+ * stay out of step (a block-wide span waited at two __syncthreads and its
+ * 8 warps moved in lockstep: 0.55 to 0.78 of copy, docs/PERFORMANCE.md,
+ * version 16). SE_RB_SPAN_CH float4 a lane cover a span plus the
  * misaligned chunk at each end. */
 #define SE_RB_SPAN_THREADS 256
-#define SE_RB_SPAN 4096
-#define SE_RB_SPAN_CH (SE_RB_SPAN / 4 / SE_RB_SPAN_THREADS + 1)
+#define SE_RB_SPAN_WARPS (SE_RB_SPAN_THREADS / 32)
+#define SE_RB_SPAN 1024
+#define SE_RB_SPAN_CH (SE_RB_SPAN / 4 / 32 + 1)
 /* Shapes of at most this many elements whose rows are not a multiple of 4
  * take the span kernels' direct form (launch-bound). */
 #define SE_RB_DIRECT_MAX 65536
@@ -101,12 +106,12 @@ static __device__ __forceinline__ float se_rb_group_softmax(float *v, unsigned v
     return __frcp_rn(l);
 }
 
-/* Block b's span: rows [b R, b R + R) of `rows`, R = se_rb_span_rows.
- * Loads: the span's float4 chunks in x's 16-byte frame, all issued before
- * any is stored to shared memory (a chunk past the end of x element by
- * element); `vec` = 0 when x or y is not 16-byte aligned (every element
- * alone). Then each group of G lanes takes rows of the span in turn (a
- * warp's lanes always together: every shuffle has all 32), and the block
+/* Warp w's span (w = blockIdx.x SE_RB_SPAN_WARPS + the warp in its block):
+ * rows [w R, w R + R) of `rows`, R = se_rb_span_rows. Loads: the span's
+ * float4 chunks in x's 16-byte frame, all issued before any is stored to
+ * the warp's shared memory (a chunk past the end of x element by element);
+ * `vec` = 0 when x or y is not 16-byte aligned (every element alone). Then
+ * each group of G lanes takes rows of the span in turn, and the warp
  * stores the span back as float4, the chunks that straddle its ends
  * element by element (a neighbour span owns their other elements). */
 static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y, int64_t rows,
@@ -114,11 +119,14 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
                                                        se_trace_buf trace, const int G,
                                                        const int V)
 {
-    __shared__ __align__(16) float sm[SE_RB_SPAN_SMEM];
+    __shared__ __align__(16) float smem[SE_RB_SPAN_WARPS][SE_RB_SPAN_SMEM];
     uint64_t t0 = trace.rec ? se_now_ns() : 0;
-    const int tid = threadIdx.x;
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    float *sm = smem[wib];
     const int R = se_rb_span_rows(cols);
-    const int64_t r0 = (int64_t)blockIdx.x * R;
+    const int64_t r0 = ((int64_t)blockIdx.x * SE_RB_SPAN_WARPS + wib) * R;
+    if (r0 >= rows)
+        return; /* the whole warp: it shares nothing with the others */
     const int nr = (int)(rows - r0 < R ? rows - r0 : R);
     const int64_t s = r0 * cols, e = s + (int64_t)nr * cols, total = rows * (int64_t)cols;
     const int64_t a0 = vec ? s & ~(int64_t)3 : s; /* first chunk's first element */
@@ -129,7 +137,7 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
         float4 c[SE_RB_SPAN_CH];
 #pragma unroll
         for (int k = 0; k < SE_RB_SPAN_CH; k++) {
-            int q = tid + k * SE_RB_SPAN_THREADS;
+            int q = lane + k * 32;
             int64_t g = a0 + 4 * (int64_t)q;
             if (q < nch && g + 3 < total) {
                 c[k] = __ldg((const float4 *)(x + g));
@@ -142,18 +150,17 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
         }
 #pragma unroll
         for (int k = 0; k < SE_RB_SPAN_CH; k++) {
-            int q = tid + k * SE_RB_SPAN_THREADS;
+            int q = lane + k * 32;
             if (q < nch)
                 *(float4 *)&sm[SE_RB_SPAN_PAD(4 * q)] = c[k];
         }
     } else {
-        for (int i = tid; i < nr * cols; i += SE_RB_SPAN_THREADS)
+        for (int i = lane; i < nr * cols; i += 32)
             sm[SE_RB_SPAN_PAD(i)] = x[s + i];
     }
-    __syncthreads();
+    __syncwarp();
 
-    const int lane = tid & 31, j = lane % G;
-    const int group = tid / G, groups = SE_RB_SPAN_THREADS / G;
+    const int j = lane % G, group = lane / G, groups = 32 / G;
     for (int base = 0; base < nr; base += groups) { /* uniform per warp */
         const int r = base + group;
         const int off = (vec ? lead : 0) + (r < nr ? r : 0) * cols;
@@ -175,12 +182,12 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
             }
         }
     }
-    __syncthreads();
+    __syncwarp();
 
     if (vec) {
 #pragma unroll
         for (int k = 0; k < SE_RB_SPAN_CH; k++) {
-            int q = tid + k * SE_RB_SPAN_THREADS;
+            int q = lane + k * 32;
             int64_t g = a0 + 4 * (int64_t)q;
             if (q >= nch)
                 continue;
@@ -199,12 +206,12 @@ static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y,
             }
         }
     } else {
-        for (int i = tid; i < nr * cols; i += SE_RB_SPAN_THREADS)
+        for (int i = lane; i < nr * cols; i += 32)
             y[s + i] = sm[SE_RB_SPAN_PAD(i)];
     }
     if (trace.rec) { /* a row ends when its span is stored */
-        __syncthreads();
-        for (int r = tid; r < nr; r += SE_RB_SPAN_THREADS)
+        __syncwarp();
+        for (int r = lane; r < nr; r += 32)
             se_trace_record(&trace, r0 + r, t0);
     }
 }
@@ -564,7 +571,8 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
         return SE_OK;
     }
     int R = se_rb_span_rows(c);
-    int64_t blocks = (rows + R - 1) / R;
+    int64_t spans = (rows + R - 1) / R;
+    int64_t blocks = (spans + SE_RB_SPAN_WARPS - 1) / SE_RB_SPAN_WARPS;
     if (blocks > INT32_MAX)
         return se_fail(err, SE_ERR_LIMIT, "rowblock: %lld rows of %d columns need %lld blocks",
                        (long long)rows, c, (long long)blocks);
