@@ -181,8 +181,8 @@ static se_status select_remote(const se_archive_opts *o, const manifest_table *t
                 literal |= strcmp(o->remote[k], p) == 0;
             if (o->remote_given && literal)
                 return se_fail(err, SE_ERR_USAGE, "archive: --remote-only selects %s, which verify "
-                               "needs locally (only arrays/*.f32, traces/<case>.csv and %s may be "
-                               "remote-only)", p, SE_PROFILE_NCU_RAW_CSV);
+                               "needs locally (only arrays/*.f32, checks/*.f32, traces/<case>.csv "
+                               "and %s may be remote-only)", p, SE_PROFILE_NCU_RAW_CSV);
             continue;
         }
         char full[4400];

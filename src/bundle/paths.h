@@ -44,6 +44,7 @@
 /* The run's folders, as prefixes of its relative paths. */
 #define SE_ARRAYS_PREFIX "arrays/"
 #define SE_TRACES_PREFIX "traces/"
+#define SE_CHECKS_PREFIX "checks/"
 #define SE_SOURCE_PREFIX "source/"
 
 /* The "format" field of each JSON file. */

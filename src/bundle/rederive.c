@@ -175,6 +175,7 @@ typedef struct reporter {
     se_rederive_problem_fn fn;
     void *ctx;
     se_rederive_counts *c;
+    const se_remote *remote; /* NULL: every checks/ file is here */
 } reporter;
 
 static void problem(const reporter *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -264,9 +265,38 @@ static void check_row(const se_protocol *p, const se_shape *sh, const se_check_p
     }
 }
 
+/* Whether any of the shape's checks/ files is remote-only. */
+static int shape_remote(const se_protocol *p, const se_shape *sh, const se_remote *remote)
+{
+    if (!remote)
+        return 0;
+    char rel[SE_CASE_ID_SIZE + 32], id[SE_CASE_ID_SIZE];
+    se_path_check_x(sh->rows, sh->cols, rel, sizeof rel);
+    if (se_remote_has(remote, rel))
+        return 1;
+    for (int s = 0; s < se_protocol_nstrategies(p); s++) {
+        if (!((p->strategies >> s) & 1u))
+            continue;
+        se_case_id_make(sh->rows, sh->cols, se_protocol_strategy(p, s)->name, id, sizeof id);
+        se_path_check_y(id, rel, sizeof rel);
+        if (se_remote_has(remote, rel))
+            return 1;
+    }
+    return 0;
+}
+
 static se_status rederive_shape(const char *dir, const se_protocol *p, const se_shape *sh,
                                 curandGenerator_t g, const reporter *r, se_err *err)
 {
+    if (shape_remote(p, sh, r->remote)) {
+        r->c->shapes++;
+        for (int s = 0; s < se_protocol_nstrategies(p); s++)
+            if ((p->strategies >> s) & 1u) {
+                r->c->cases++;
+                r->c->cases_remote++;
+            }
+        return SE_OK;
+    }
     se_check_plan plan;
     se_status st = se_check_plan_make(sh->rows, sh->cols, p->seed, &plan, err);
     if (st != SE_OK)
@@ -329,15 +359,16 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
     return st;
 }
 
-se_status se_rederive_dir(const char *dir, const se_protocol *p, se_rederive_counts *counts,
-                          se_rederive_problem_fn fn, void *ctx, se_err *err)
+se_status se_rederive_dir(const char *dir, const se_protocol *p, const se_remote *remote,
+                          se_rederive_counts *counts, se_rederive_problem_fn fn, void *ctx,
+                          se_err *err)
 {
     memset(counts, 0, sizeof *counts);
     curandGenerator_t g;
     se_status st = open_generator(&g, err);
     if (st != SE_OK)
         return st;
-    reporter r = {fn, ctx, counts};
+    reporter r = {fn, ctx, counts, remote};
     for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++)
         st = rederive_shape(dir, p, &p->shapes[i], g, &r, err);
     curandDestroyGenerator(g);

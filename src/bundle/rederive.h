@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundle/remote.h"
 #include "model/protocol.h"
 #include "model/se_common.h"
 
@@ -76,6 +77,7 @@ se_status se_check_generate_row(uint64_t seed, double scale, int64_t row, int64_
 typedef struct se_rederive_counts {
     size_t shapes, cases;     /* shapes and (strategy, shape) cases of the protocol */
     size_t cases_rederived;   /* whose stored output was re-checked */
+    size_t cases_remote;      /* whose checks/ files are remote-only (remote.json): not here */
     size_t rows_regenerated;  /* input rows regenerated on the host */
     size_t values_checked;    /* output values checked against the reference */
     size_t values_failed;     /* of them, outside the tolerance */
@@ -89,9 +91,14 @@ typedef void (*se_rederive_problem_fn)(void *ctx, const char *message);
  * stored input rows, computes the reference, checks the stored outputs.
  * Each problem (a missing or wrong-sized file, an input row that is not the
  * generator's, an output value outside the tolerance, naming the case, row
- * and column) goes to problem(ctx, message) and is counted. Returns an
- * error only when it cannot work at all (memory, the generator). */
-se_status se_rederive_dir(const char *dir, const se_protocol *p, se_rederive_counts *counts,
-                          se_rederive_problem_fn problem, void *ctx, se_err *err);
+ * and column) goes to problem(ctx, message) and is counted. A shape whose
+ * checks/ files remote (the run's remote.json, NULL for none) lists as
+ * remote-only is not re-derived here: its cases count in cases_remote
+ * (a selected bundle may leave them in its archive, docs/ARCHIVE.md; the
+ * archive's hashes bind them). Returns an error only when it cannot work
+ * at all (memory, the generator). */
+se_status se_rederive_dir(const char *dir, const se_protocol *p, const se_remote *remote,
+                          se_rederive_counts *counts, se_rederive_problem_fn problem, void *ctx,
+                          se_err *err);
 
 #endif

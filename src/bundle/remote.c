@@ -29,6 +29,8 @@ int se_remote_path_allowed(const char *path)
         return 1;
     if (strncmp(path, SE_ARRAYS_PREFIX, 7) == 0)
         return !strchr(path + 7, '/') && strlen(path) > 7 + 4 && ends_with(path, ".f32");
+    if (strncmp(path, SE_CHECKS_PREFIX, 7) == 0) /* re-derived where present: rederive.h */
+        return !strchr(path + 7, '/') && strlen(path) > 7 + 4 && ends_with(path, ".f32");
     if (strncmp(path, SE_TRACES_PREFIX, 7) == 0)
         return !strchr(path + 7, '/') && strlen(path) > 7 + 4 && ends_with(path, ".csv") &&
                strcmp(path, SE_TRACE_OUTPUTS_CSV) != 0 && !ends_with(path, ".traced.csv") &&

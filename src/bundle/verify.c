@@ -345,16 +345,22 @@ static void check_rederive(verify_ctx *v, const se_protocol *p)
     se_rederive_counts c;
     se_err e = {{0}};
     size_t before = v->problems;
-    if (se_rederive_dir(v->dir, p, &c, rederive_problem, v, &e) != SE_OK) {
+    if (se_rederive_dir(v->dir, p, v->have_remote ? &v->remote : NULL, &c, rederive_problem, v,
+                        &e) != SE_OK) {
         verify_problem(v, "rederive: %s%s", e.msg, "");
         return;
     }
+    char remote_note[200] = "";
+    if (c.cases_remote)
+        snprintf(remote_note, sizeof remote_note, "; %zu cases' checks/ are remote-only "
+                 "(remote.json): not re-derived here, the archive holds them", c.cases_remote);
     if (v->out)
         fprintf(v->out, "rederive: %zu of %zu cases re-derived on the CPU from checks/ (%zu "
                 "shapes, %zu input rows regenerated with cuRAND's host generator, %zu output "
-                "values checked against the float64 reference, %zu outside the tolerance)%s\n",
+                "values checked against the float64 reference, %zu outside the tolerance)%s%s\n",
                 c.cases_rederived, c.cases, c.shapes, c.rows_regenerated, c.values_checked,
-                c.values_failed, v->problems == before ? "" : ": PROBLEMS");
+                c.values_failed, remote_note,
+                v->problems == before ? "" : ": PROBLEMS");
 }
 
 static void check_placement(verify_ctx *v)
