@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # offline-peers.sh - the optional peers' Python packages (docs/PEERS.md) for
 # a GPU machine that cannot reach PyPI: packed on a machine that can, carried
-# over in parts of at most 48 MiB, unpacked on the GPU machine.
+# over in parts of at most 16 MiB (SE_PEERS_PART_BYTES), unpacked on the GPU machine.
 #
 #   scripts/offline-peers.sh pack DIR      (a machine with PyPI: writes DIR/peers.tar.xz.NN
 #                                           and DIR/SHA256SUMS)
@@ -25,7 +25,7 @@ PACKAGES=(liger-kernel==0.8.5 quack-kernels==0.6.5 nvidia-cutlass-dsl==4.8.1
           nvidia-cutlass-dsl-libs-cu13==4.8.1
           apache-tvm-ffi==0.1.15.post2 torch-c-dlpack-ext==0.1.5 cuda-tile==1.7.0
           flashinfer-python==0.7.4)
-PART_BYTES=${SE_PEERS_PART_BYTES:-48M} # each call of a 64 MiB carry limit also takes the tree
+PART_BYTES=${SE_PEERS_PART_BYTES:-16M} # a call of a 64 MiB limit also takes the tree (~46 MB)
 
 usage() {
     sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # rederive_verify.sh BINARY ADD_CHECKS SOURCE_DIR - `verify` re-derives every
-# case on a CPU from checks/ (docs/VALIDATION.md): a copy of the committed
-# repeat run made into a synthetic bundle with checks/ (tests/bundle/
-# add_checks.c; the manifest re-hashed) verifies and re-derives all its
-# cases; the committed run itself says it has none; a copy with one output
-# value flipped, and one with a checks file removed, fail verify naming it.
+# case on a CPU from checks/ (docs/VALIDATION.md): the committed reference
+# run re-derives all its cases from its own checks/; a run made before
+# checks/ says it has none, and a copy of it made into a synthetic bundle
+# with checks/ (tests/bundle/add_checks.c; the manifest re-hashed)
+# re-derives all its cases; a committed repeat whose checks/ are remote-only
+# (docs/ARCHIVE.md) says so and counts them; copies of the reference with
+# one output value flipped, and with a checks file removed, fail verify
+# naming it.
 set -u
 bin=$1 add=$2 src=$3
-rep=$src/runs/repeat/20261201T232719Z
+old=$src/runs/perf/20261130T192606Z ref=$src/runs/reference rep=$src/runs/repeat/20261202T212408Z
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fails=0
 ok() { echo "ok: $1"; }
@@ -34,20 +37,28 @@ if os.path.exists(sig):
     os.remove(sig)
 PY
 }
-"$bin" verify "$rep" >"$work/plain.txt" 2>&1
-grep -q "^rederive: the run saved no checks/" "$work/plain.txt" && ok "the committed run says it has no checks/" ||
-    bad "committed run: $(grep rederive "$work/plain.txt")"
-cp -r "$rep" "$work/run"; chmod -R u+w "$work/run"
-"$add" "$work/run" || { echo "FAIL: add_checks"; exit 1; }
-rehash "$work/run"
+"$bin" verify "$old" >"$work/plain.txt" 2>&1
+grep -q "^rederive: the run saved no checks/" "$work/plain.txt" && ok "a run made before checks/ says it has none" ||
+    bad "old run: $(grep rederive "$work/plain.txt")"
+cp -r "$old" "$work/old"; chmod -R u+w "$work/old"
+"$add" "$work/old" || { echo "FAIL: add_checks"; exit 1; }
+rehash "$work/old"
+n_old=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cases']))" "$work/old/validation.json")
+"$bin" verify "$work/old" >"$work/o.txt" 2>&1 &&
+    grep -q "^rederive: $n_old of $n_old cases re-derived on the CPU from checks/ (.* 0 outside the tolerance)$" "$work/o.txt" &&
+    ok "the synthetic bundle re-derives all $n_old cases" || bad "synthetic: $(grep rederive "$work/o.txt")"
+"$bin" verify "$rep" >"$work/r.txt" 2>&1 &&
+    grep -q "^rederive: 0 of 140 cases re-derived .*; 140 cases' checks/ are remote-only (remote.json): not re-derived here, the archive holds them$" "$work/r.txt" &&
+    ok "a repeat with remote-only checks/ says so" || bad "remote-only: $(grep rederive "$work/r.txt")"
+cp -r "$ref" "$work/run"; chmod -R u+w "$work/run"
 cases=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cases']))" "$work/run/validation.json")
 if "$bin" verify "$work/run" >"$work/v.txt" 2>&1; then
     line=$(grep "^rederive: " "$work/v.txt")
     echo "$line"
     grep -q "^rederive: $cases of $cases cases re-derived on the CPU from checks/ (14 shapes, .* 0 outside the tolerance)$" <<<"$line" &&
-        ok "all $cases cases re-derived" || bad "rederive line: $line"
+        ok "all $cases cases of the reference re-derived from its own checks/" || bad "rederive line: $line"
 else
-    bad "the synthetic bundle does not verify: $(grep -v '^ *[a-z]*:' "$work/v.txt" | head -5)"
+    bad "the reference does not verify: $(grep -v '^ *[a-z]*:' "$work/v.txt" | head -5)"
 fi
 cp -r "$work/run" "$work/flip"
 python3 - "$work/flip/checks/8x1048573.megakernel.y.f32" <<'PY'

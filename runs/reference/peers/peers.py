@@ -322,9 +322,14 @@ def calibrate_sleep(torch):
     return {"cycles": cycles, "median_ns": ns, "ns_per_cycle": ns / cycles if ns > 0 else 0.0}
 
 
+# Terminal colour and cursor sequences (ESC [ ... letter), which the CUTLASS
+# DSL puts in its error messages: kept out of peers.json and the report.
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
 def error_text(e):
     text = "%s: %s" % (type(e).__name__, e)
-    text = " ".join(text.split())
+    text = " ".join(ANSI_ESCAPE.sub("", text).split())
     return text[:900]
 
 

@@ -43,20 +43,22 @@ typedef struct se_trace_buf {
     int32_t cap;
 } se_trace_buf;
 
-/* Everything a tiled strategy reads and writes on the device. */
+/* Everything a tiled strategy reads and writes on the device. The task
+ * graph's numbers are se_taskgeom_make's (model/taskgraph.h). */
 typedef struct se_gpu_problem {
-    const float *x;        /* rows x cols input, row-major */
-    float *y;              /* rows x cols output */
+    const float *x;        /* rows x cols input, row-major, 16-byte aligned */
+    float *y;              /* rows x cols output, 16-byte aligned */
     int64_t rows, cols, tile, tiles_per_row, tile_tasks, total_tasks;
+    int64_t group, groups; /* rows per group (1 unless packed), groups */
     double eps;
-    int vec4;              /* 1 when cols and tile are multiples of 4: 16-byte accesses */
-    float *part_ss;        /* [tile_tasks] phase A: sum of squares per tile */
-    float *part_max;       /* [tile_tasks] phase A: max per tile */
-    float *part_l;         /* [tile_tasks] phase C: sum of exp per tile */
+    int seg_log2;          /* log2 of the threads a tile gives each row (se_tile_seg) */
+    float *part_ss;        /* [rows * tiles_per_row] phase A: sum of squares per row and tile */
+    float *part_max;       /* [rows * tiles_per_row] phase A: max per row and tile */
+    float *part_l;         /* [rows * tiles_per_row] phase C: sum of exp per row and tile */
     float *row_s;          /* [rows] phase B: s_r */
     float *row_m;          /* [rows] phase B: m_r */
     float *row_inv_l;      /* [rows] phase D: 1 / l_r */
-    int32_t *counters;     /* [2 * rows] megakernel: A and C completions per row */
+    int32_t *counters;     /* [2 * groups] megakernel: A and C completions per group */
     se_trace_buf trace;    /* trace.rec NULL: untraced (the timed runs) */
 } se_gpu_problem;
 

@@ -15,6 +15,10 @@
  * uniform, so no shared queue is needed: a block waits only for a row's
  * statistics, never for a task to be handed out.
  *
+ * Rows here are the task graph's groups (taskgraph.h): a row where rows
+ * are not packed; a packed group of short rows is one tile, one unit and
+ * one visit, with no counter or wait, its B and D run by the whole block.
+ *
  * Counters: counters[r] counts the A tiles of row r done, and B(r) adds one
  * more when s_r and m_r are written (n + 1 for n tiles); counters[R + r]
  * the same for C and D. A block's C(r, t) waits for counters[r] = n + 1,
@@ -49,12 +53,13 @@
 
 namespace cg = cooperative_groups;
 
-/* The reset every invocation begins with, grid-strided: the 2R counters. */
+/* The reset every invocation begins with, grid-strided: the 2 * groups
+ * counters. */
 static __device__ __forceinline__ void se_mk_reset(const se_gpu_problem *p)
 {
     int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int64_t nthreads = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = tid; i < 2 * p->rows; i += nthreads)
+    for (int64_t i = tid; i < 2 * p->groups; i += nthreads)
         p->counters[i] = 0;
 }
 
@@ -67,18 +72,22 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel_init(const __
     cg::this_grid().sync();
 }
 
-/* After a block's tiles of row `row` in phase A or C: the block arrives on
- * the row's counter with their number; the block whose arrival completes
- * the row runs the row task (B after A, D after C) on warp 0 and then adds
- * the one that releases the row's next tile phase. A block that holds the
- * whole row (`tiles` = n) neither counts nor waits: it runs the row task
- * between two block barriers. Uniform: every thread calls it. */
+/* After a block's tiles of group `grp` in phase A or C: the block arrives
+ * on the group's counter with their number; the block whose arrival
+ * completes the group runs the row task (B after A, D after C: warp 0 for
+ * a row split over tiles, the whole block for a packed group) and then
+ * adds the one that releases the group's next tile phase. A block that
+ * holds the whole group (`tiles` = n, always where packed) neither counts
+ * nor waits: it runs the row task between two block barriers. Uniform:
+ * every thread calls it. */
 static __device__ __forceinline__ void se_mk_arrive(const se_gpu_problem *p, const se_taskgeom *g,
-                                                    int64_t row, int phase, int tiles, int *s_last)
+                                                    int64_t grp, int phase, int tiles, int *s_last)
 {
-    int32_t *ctr = p->counters + (phase == SE_PHASE_B ? row : p->rows + row);
+    int32_t *ctr = p->counters + (phase == SE_PHASE_B ? grp : p->groups + grp);
     const int whole = tiles == (int)p->tiles_per_row;
-    __syncthreads(); /* the tiles' partials are written (thread 0) */
+    /* the tiles' partials are written (by each row's segment leader:
+     * thread 0 where the group is one row) */
+    __syncthreads();
     if (!whole) {
         if (threadIdx.x == 0) {
             __threadfence();
@@ -92,18 +101,13 @@ static __device__ __forceinline__ void se_mk_arrive(const se_gpu_problem *p, con
             return;
     }
     uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
-    if (threadIdx.x < 32) {
-        if (phase == SE_PHASE_B)
-            se_row_b(p, row);
-        else
-            se_row_d(p, row);
-    }
+    se_group_task_block(p, grp, phase);
     __syncthreads();
     if (threadIdx.x == 0) {
         if (p->trace.rec)
-            se_trace_record(&p->trace, se_phase_base(g, phase) + row, t0);
+            se_trace_record(&p->trace, se_phase_base(g, phase) + grp, t0);
         if (!whole) {
-            __threadfence(); /* the row's statistics before the release */
+            __threadfence(); /* the group's statistics before the release */
             atomicAdd(ctr, 1);
         }
     }
@@ -153,11 +157,12 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
     /* 32-bit unit arithmetic (64-bit division is a call): every task id,
      * and so every unit and tile number, fits in an int32 (taskgraph.h);
      * se_mk_unit_start keeps the products below n. */
-    const unsigned n = (unsigned)p->tiles_per_row, tile_elems = (unsigned)p->tile;
+    const unsigned n = (unsigned)p->tiles_per_row;
+    const unsigned slot_elems = (unsigned)se_tile_slot_elems(p->tile);
     const int traced = p->trace.rec != NULL;
-    const unsigned units = (unsigned)p->rows * q; /* q: the host's (se_gpu_megakernel_enqueue) */
+    const unsigned units = (unsigned)p->groups * q; /* q: the host's (se_gpu_megakernel_enqueue) */
     /* the last slot may hold part of a tile (se_tile_slot) */
-    const unsigned cached_max = (cache_elems + tile_elems - 1) / tile_elems;
+    const unsigned cached_max = (cache_elems + slot_elems - 1) / slot_elems;
     uint64_t t0 = 0;
 
     se_mk_reset(p);
@@ -165,46 +170,45 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
 
     se_mk_visit vis = se_mk_visit_at(blockIdx.x, units, q, n, gridDim.x);
     while (vis.u < units) {
-        const unsigned row = vis.row, mine = vis.mine;
+        const unsigned grp = vis.grp, mine = vis.mine;
         const unsigned cached = mine < cached_max ? mine : cached_max;
-        const int64_t base = (int64_t)row * n;
+        const int64_t base = (int64_t)grp * n;
         /* one cp.async group a tile, into slots of one tile each */
         SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x)
             if (m < cached)
-                se_tile_prefetch(p, row, tile, se_tile_slot(p, cache, cache_elems, m));
+                se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, m));
         SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
             if (traced)
                 t0 = se_now_ns();
-            if (m < cached)
+            if (m < cached) {
                 se_tile_prefetch_wait((int)(cached - 1 - m));
-            se_tile_a(p, row, tile, red, se_tile_slot(p, cache, cache_elems, m));
-            if (traced && threadIdx.x == 0)
-                se_trace_record(&p->trace, se_phase_base(&g, SE_PHASE_A) + base + tile, t0);
-        }
-        se_mk_arrive(p, &g, row, SE_PHASE_B, (int)mine, &s_last);
-        if (mine < n)
-            se_mk_wait(p->counters + row, (int)n + 1);
-        se_row_stats rs = se_row_sm(p, row);
-        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
-            if (traced)
-                t0 = se_now_ns();
-            se_tile_c(p, row, tile, red, se_tile_slot(p, cache, cache_elems, m), rs);
-            if (traced && threadIdx.x == 0)
-                se_trace_record(&p->trace, se_phase_base(&g, SE_PHASE_C) + base + tile, t0);
-        }
-        se_mk_arrive(p, &g, row, SE_PHASE_D, (int)mine, &s_last);
-        if (mine < n)
-            se_mk_wait(p->counters + p->rows + row, (int)n + 1);
-        rs = se_row_sml(p, row);
-        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
-            if (traced)
-                t0 = se_now_ns();
-            se_tile_e(p, row, tile, se_tile_slot(p, cache, cache_elems, m), rs);
-            if (traced) {
-                __syncthreads(); /* the task ends when every thread has written */
-                if (threadIdx.x == 0)
-                    se_trace_record(&p->trace, se_phase_base(&g, SE_PHASE_E) + base + tile, t0);
+                __syncthreads(); /* A reads the slot by rows, not as copied */
             }
+            se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m));
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_A) + base + tile, t0);
+        }
+        se_mk_arrive(p, &g, grp, SE_PHASE_B, (int)mine, &s_last);
+        if (mine < n)
+            se_mk_wait(p->counters + grp, (int)n + 1);
+        se_row_stats rs = se_group_sm(p, grp);
+        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
+            if (traced)
+                t0 = se_now_ns();
+            se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), rs);
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_C) + base + tile, t0);
+        }
+        se_mk_arrive(p, &g, grp, SE_PHASE_D, (int)mine, &s_last);
+        if (mine < n)
+            se_mk_wait(p->counters + p->groups + grp, (int)n + 1);
+        rs = se_group_sml(p, grp);
+        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
+            if (traced)
+                t0 = se_now_ns();
+            se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), rs);
+            if (traced)
+                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_E) + base + tile, t0);
         }
         vis = se_mk_visit_at(vis.u_end, units, q, n, gridDim.x);
     }
@@ -236,8 +240,9 @@ extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int bloc
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));
-    unsigned q = se_mk_row_units((unsigned)p->rows, (unsigned)p->tiles_per_row,
-                                 cache_elems / (unsigned)p->tile, (unsigned)blocks);
+    unsigned q = se_mk_row_units((unsigned)p->groups, (unsigned)p->tiles_per_row,
+                                 cache_elems / (unsigned)se_tile_slot_elems(p->tile),
+                                 (unsigned)blocks);
     void *args[] = {(void *)p, &cache_elems, &q};
     return se_coop_launch((const void *)se_k_megakernel, "se_k_megakernel", args, smem, blocks,
                           stream, err);

@@ -5,7 +5,8 @@
  * phase, which is what graphs, fusion and the megakernel try to save.
  *
  * Tile phases (A, C, E) run one block per tile; row phases (B, D) one warp
- * per row. Stream order is the only synchronization between phases.
+ * per group of one row, one block per packed group (taskgraph.h). Stream
+ * order is the only synchronization between phases.
  *
  * The same kernels serve stream-pdl and graph-pdl (programmatic dependent
  * launch, docs/STRATEGIES.md): B..E are then launched with programmatic
@@ -33,11 +34,11 @@ static __device__ __forceinline__ void se_pdl_begin(void)
 }
 
 /* Traced runs: the task id of a tile or row task of this problem. */
-static __device__ __forceinline__ int64_t se_id(const se_gpu_problem *p, int phase, int64_t row,
+static __device__ __forceinline__ int64_t se_id(const se_gpu_problem *p, int phase, int64_t grp,
                                                 int64_t tile)
 {
     se_taskgeom g = se_taskgeom_make(p->rows, p->cols, p->tile);
-    return se_task_id(&g, phase, row, tile);
+    return se_task_id(&g, phase, grp, tile);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_constant__ se_gpu_problem p)
@@ -47,20 +48,37 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_con
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
     se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE);
-    if (p.trace.rec && threadIdx.x == 0)
-        se_trace_record(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    if (p.trace.rec)
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+}
+
+/* Phases B and D: a warp per group where a group is a row split over
+ * tiles (SE_TILE_WARPS groups a block), a block per group where rows are
+ * packed (se_row_blocks). */
+static __device__ __forceinline__ void se_phase_row(const se_gpu_problem *p, int phase)
+{
+    uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
+    if (p->group > 1) {
+        se_packed_row_task(p, blockIdx.x, phase);
+        if (p->trace.rec)
+            se_trace_tile_end(&p->trace, se_id(p, phase, blockIdx.x, 0), t0);
+        return;
+    }
+    int64_t grp = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
+    if (grp < p->groups) {
+        if (phase == SE_PHASE_B)
+            se_row_b(p, grp);
+        else
+            se_row_d(p, grp);
+        if (p->trace.rec && (threadIdx.x & 31) == 0)
+            se_trace_record(&p->trace, se_id(p, phase, grp, 0), t0);
+    }
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_b(const __grid_constant__ se_gpu_problem p)
 {
     se_pdl_begin();
-    int64_t row = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
-    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    if (row < p.rows) {
-        se_row_b(&p, row);
-        if (p.trace.rec && (threadIdx.x & 31) == 0)
-            se_trace_record(&p.trace, se_id(&p, SE_PHASE_B, row, 0), t0);
-    }
+    se_phase_row(&p, SE_PHASE_B);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_constant__ se_gpu_problem p)
@@ -70,21 +88,15 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_con
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
     se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE,
-              se_row_sm(&p, id / p.tiles_per_row));
-    if (p.trace.rec && threadIdx.x == 0)
-        se_trace_record(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+              se_group_sm(&p, id / p.tiles_per_row));
+    if (p.trace.rec)
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_d(const __grid_constant__ se_gpu_problem p)
 {
     se_pdl_begin();
-    int64_t row = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
-    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    if (row < p.rows) {
-        se_row_d(&p, row);
-        if (p.trace.rec && (threadIdx.x & 31) == 0)
-            se_trace_record(&p.trace, se_id(&p, SE_PHASE_D, row, 0), t0);
-    }
+    se_phase_row(&p, SE_PHASE_D);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_constant__ se_gpu_problem p)
@@ -93,12 +105,15 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_con
     int64_t id = blockIdx.x;
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
     se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row, SE_NO_CACHE,
-              se_row_sml(&p, id / p.tiles_per_row));
-    if (p.trace.rec) {
-        __syncthreads(); /* the task ends when every thread has written */
-        if (threadIdx.x == 0)
-            se_trace_record(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
-    }
+              se_group_sml(&p, id / p.tiles_per_row));
+    if (p.trace.rec)
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+}
+
+/* Blocks of the B and D launches (se_phase_row). */
+static unsigned se_row_blocks(const se_gpu_problem *p)
+{
+    return (unsigned)(p->group > 1 ? p->groups : (p->groups + SE_TILE_WARPS - 1) / SE_TILE_WARPS);
 }
 
 /* Launches one phase kernel; with pdl, programmatic stream serialization
@@ -124,7 +139,7 @@ extern "C" se_status se_gpu_phases_pdl_enqueue(const se_gpu_problem *p, cudaStre
                                                se_err *err)
 {
     unsigned tiles = (unsigned)p->tile_tasks;
-    unsigned row_blocks = (unsigned)((p->rows + SE_TILE_WARPS - 1) / SE_TILE_WARPS);
+    unsigned row_blocks = se_row_blocks(p);
     /* A waits for whatever precedes the invocation in full (no attribute);
      * B..E overlap the end of the phase before them. */
     static const struct {
@@ -151,7 +166,7 @@ extern "C" se_status se_gpu_phases_enqueue(const se_gpu_problem *p, cudaStream_t
     /* tile_tasks <= SE_MAX_TASKS < 2^31 - 1, the grid's x limit (checked by
      * se_case_check before any GPU work). */
     unsigned tiles = (unsigned)p->tile_tasks;
-    unsigned row_blocks = (unsigned)((p->rows + SE_TILE_WARPS - 1) / SE_TILE_WARPS);
+    unsigned row_blocks = se_row_blocks(p);
     se_k_phase_a<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
     SE_CUDA_LAUNCHED("se_k_phase_a");
     se_k_phase_b<<<row_blocks, SE_TILE_THREADS, 0, stream>>>(*p);

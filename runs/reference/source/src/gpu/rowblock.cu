@@ -2,10 +2,9 @@
  * rowblock.cu - the rowblock control (docs/STRATEGIES.md): not tiled, each
  * row read once by a thread, a block, a cluster or the blocks of a
  * cooperative grid. This file holds the dispatcher that picks the path for
- * a shape, and the two simplest paths: a thread per row for the shortest
- * rows, and one block per row in three passes for rows no other path
- * takes. The others are in rowblock_block.cu and rowblock_grid.cu
- * (rowblock.cuh lists them).
+ * a shape, and the simplest path: one block per row in three passes for
+ * rows no other path takes. The others are in rowblock_rows.cu (short
+ * rows), rowblock_block.cu and rowblock_grid.cu (rowblock.cuh lists them).
  */
 #include <math.h>
 #include <stdint.h>
@@ -44,60 +43,6 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock(const float *x, 
     }
 }
 
-/* Rows of at most SE_RB_THREAD_COLS columns: one thread per row, no
- * shuffles or barriers on the chain (1x1, 1x7). Same arithmetic as the
- * block kernels. */
-__global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_thread(const float *x, float *y,
-                                                                       int64_t rows, int cols,
-                                                                       double eps,
-                                                                       se_trace_buf trace)
-{
-    uint64_t t0 = trace.rec ? se_now_ns() : 0;
-    int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= rows)
-        return;
-    const float *xr = x + row * cols;
-    float *yr = y + row * cols;
-    float v[SE_RB_THREAD_COLS];
-#pragma unroll
-    for (int k = 0; k < SE_RB_THREAD_COLS; k++)
-        v[k] = k < cols ? xr[k] : 0.0f;
-    float ss = 0.0f, mx = -INFINITY;
-#pragma unroll
-    for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
-        ss = fmaf(v[k], v[k], ss);
-        if (k < cols)
-            mx = fmaxf(mx, v[k]);
-    }
-    float s;
-    if (isinf(ss)) { /* the float sum overflowed: again with scaled values (rowblock.cuh) */
-        float a2 = 0.0f;
-#pragma unroll
-        for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
-            float w = __fmul_rn(v[k], 0x1p-80f);
-            a2 = fmaf(w, w, a2);
-        }
-        s = se_rb_scale_from_scaled_f(a2, __frcp_rn((float)cols));
-    } else {
-        s = rsqrtf(__fmaf_rn(ss, __frcp_rn((float)cols), (float)eps));
-    }
-    float m = s * mx;
-    const float s2 = __fmul_rn(s, SE_RB_LOG2E), m2 = __fmul_rn(m, SE_RB_LOG2E);
-    float l = 0.0f;
-#pragma unroll
-    for (int k = 0; k < SE_RB_THREAD_COLS; k++) {
-        v[k] = k < cols ? se_rb_exp2_ftz(s2, v[k], m2) : 0.0f;
-        l += v[k];
-    }
-    float inv_l = __frcp_rn(l);
-#pragma unroll
-    for (int k = 0; k < SE_RB_THREAD_COLS; k++)
-        if (k < cols)
-            yr[k] = v[k] * inv_l;
-    if (trace.rec)
-        se_trace_record(&trace, row, t0);
-}
-
 extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t rows,
                                              int64_t cols, double eps, se_rb_scratch scratch,
                                              se_trace_buf trace, cudaStream_t stream,
@@ -105,13 +50,8 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
 {
     int threads, dev, sms;
     const char *name;
-    if (cols <= SE_RB_THREAD_COLS) {
-        threads = rows < 256 ? (int)((rows + 31) / 32 * 32) : 256;
-        se_k_rowblock_thread<<<(unsigned)((rows + threads - 1) / threads), threads, 0, stream>>>(
-            x, y, rows, (int)cols, eps, trace);
-        SE_CUDA_LAUNCHED("se_k_rowblock_thread");
-        return SE_OK;
-    }
+    if (cols <= SE_RB_ROWS_MAX_COLS)
+        return se_rb_rows_launch(x, y, rows, cols, eps, trace, stream, err);
     int vec4 = cols % 4 == 0;
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -140,7 +80,12 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
     st = se_rb_cluster_pick(rows, cols, vec4, &c, err);
     if (st != SE_OK)
         return st;
-    if (c.clusters > 0 && (g.parts == 0 || g.tail || rows <= c.clusters))
+    /* A cluster leaves most SMs idle where its rows' CTAs are fewer than
+     * the SMs (1x1048576 ran on one cluster of 16 CTAs; 3x1000004 on 48
+     * of 132 SMs): the grid then spreads them over every SM, unless it
+     * would read a tail again. */
+    int idle = rows * c.csize < (int64_t)sms && g.parts > 0 && !g.tail;
+    if (c.clusters > 0 && !idle && (g.parts == 0 || g.tail || rows <= c.clusters))
         return se_rb_cluster_launch(x, y, rows, cols, eps, vec4, &c, trace, stream, err);
     if (g.parts > 0)
         return se_rb_grid_launch(x, y, rows, cols, eps, &g, scratch, trace, stream, err);

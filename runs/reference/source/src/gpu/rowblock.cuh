@@ -7,6 +7,7 @@
  *                      block per row in three passes (what no other path takes)
  *   rowblock_block.cu  a row held in the registers of one block, or of a cluster
  *   rowblock_grid.cu   a long row over the blocks of a cooperative grid
+ *   rowblock_rows.cu   many short rows: several a warp, staged as float4 spans
  *
  * rowblock is written independently of tile_ops.cuh's arithmetic on purpose:
  * it agrees with the tiled strategies within the tolerances, not bit for
@@ -51,6 +52,10 @@
 
 /* Rows of at most this many columns run one thread per row. */
 #define SE_RB_THREAD_COLS 8
+
+/* Rows of at most this many columns take rowblock_rows.cu's span kernels
+ * (several rows a warp); longer ones a block, a cluster or the grid. */
+#define SE_RB_ROWS_MAX_COLS 512
 
 /* 2^(s2 x - m2): exp(s x - m) with s2 = s log2(e), m2 = m log2(e), one
  * MUFU.EX2 (docs/TOLERANCES.md); the exponentials of a long row are bound
@@ -167,6 +172,10 @@ static __device__ __forceinline__ float se_rb_scale_from_scaled(float sc, int64_
 {
     return (float)(1.0 / sqrt(ldexp((double)sc, SE_RB_SS_SHIFT) / (double)cols + eps));
 }
+
+/* rowblock_rows.cu: rows of at most SE_RB_ROWS_MAX_COLS columns. */
+se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,
+                            se_trace_buf trace, cudaStream_t stream, se_err *err);
 
 /* rowblock_block.cu: the register-resident kernel for rows of `cols`
  * columns (see there), NULL if the row is too long for every one. */

@@ -185,9 +185,11 @@ static __device__ __forceinline__ int64_t se_rb_grid_edge(const float *x, int64_
  * first 1024 x 32 columns are held
  * in registers, the next `smem4` float4 in dynamic shared memory; the rest
  * (the tail, when the rows are more than the chip holds) is read again
- * in each pass, from L2 where it stays there: x's register part is loaded
- * and y stored with the evict-first hint, so that L2 keeps the tail (an
- * L2 prefetch of the tail at the start measured slower). Two exchanges
+ * in each pass, from L2 where it stays there: where a CTA has a tail, its
+ * register part of x is loaded with the evict-first hint, so that L2 keeps
+ * the tail (an L2 prefetch of the tail at the start measured slower);
+ * where it has none, x is loaded plainly, so an x that fits in L2 is still
+ * there for the next call. y is always stored evict-first. Two exchanges
  * per row (sums of squares and maxima; sums of exponentials) through
  * tagged words in `sc`, and one exponential per element held (two per
  * tail element); after its writes
@@ -226,14 +228,26 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
         se_cp_async16(&se_rb_held[j], x4 + r4 + j);
     se_cp_async_commit();
     float v[SE_RB_VALS];
+    if (h4 < n4) { /* a tail: keep L2 for it */
 #pragma unroll
-    for (int q = 0; q < SE_RB_VALS / 4; q++) {
-        int i = tid + q * nt;
-        float4 a = i < n4 ? __ldcs(x4 + i) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        v[4 * q] = a.x;
-        v[4 * q + 1] = a.y;
-        v[4 * q + 2] = a.z;
-        v[4 * q + 3] = a.w;
+        for (int q = 0; q < SE_RB_VALS / 4; q++) {
+            int i = tid + q * nt;
+            float4 a = i < n4 ? __ldcs(x4 + i) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[4 * q] = a.x;
+            v[4 * q + 1] = a.y;
+            v[4 * q + 2] = a.z;
+            v[4 * q + 3] = a.w;
+        }
+    } else {
+#pragma unroll
+        for (int q = 0; q < SE_RB_VALS / 4; q++) {
+            int i = tid + q * nt;
+            float4 a = i < n4 ? __ldg(x4 + i) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[4 * q] = a.x;
+            v[4 * q + 1] = a.y;
+            v[4 * q + 2] = a.z;
+            v[4 * q + 3] = a.w;
+        }
     }
     const unsigned gen = (unsigned)__ldcg(sc.gen) & SE_RB_GEN_MASK;
     float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f}, mx = -INFINITY;

@@ -7,7 +7,17 @@
  * identical: only the execution mechanism differs. To keep that true the
  * arithmetic is pinned down: explicit fmaf, __fadd_rn and __fmul_rn (never
  * contracted or reassociated by the compiler), fixed-order butterfly
- * reductions, and per-row combines in float64 in a fixed order.
+ * reductions, and per-row combines in float64 in a fixed order. The order
+ * depends on the problem's geometry only (its rows per group and threads
+ * per row, se_tile_seg), never on where a value was read from.
+ *
+ * A tile is a contiguous span of x: part of one row, one row, or a packed
+ * group of whole rows (taskgraph.h). It is read in the frame of 16-byte
+ * addresses, so rows of any length take the float4 path: float4 loads on
+ * the aligned middle, the elements before the span's first 16-byte
+ * boundary and after its last one at a time (a head and a tail of up to 3
+ * each), and inside a packed span a float4 that straddles two rows is read
+ * once per row and masked to it (docs/STRATEGIES.md, "Row groups").
  *
  * Values written by one block and read by another (partials, row statistics)
  * are read with __ldcg, from L2, never from a possibly stale L1 line.
@@ -18,8 +28,13 @@
 #include <math.h>
 
 #include "gpu/kernels.h"
+#include "model/taskgraph.h"
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
+
+/* A packed group's rows get a thread each (se_packed_row_task) and a
+ * segment each in one pass (se_tile_a, se_tile_c). */
+static_assert(SE_MAX_GROUP_ROWS <= SE_TILE_THREADS, "a group has more rows than a tile's threads");
 
 /* Tracing: one thread of the task reads the global timer when the task
  * starts and appends a record when it ends. Untraced runs (trace.rec NULL)
@@ -68,6 +83,17 @@ static __device__ __forceinline__ void se_trace_record(const se_trace_buf *tb, i
         tb->rec[k] = r;
     }
 }
+/* The end of a traced tile task: several threads write its results (a
+ * segment's first thread each piece's partials, every thread y), so the
+ * block synchronizes and thread 0 records. Uniform: every thread calls it. */
+static __device__ __forceinline__ void se_trace_tile_end(const se_trace_buf *tb, int64_t task,
+                                                         uint64_t start)
+{
+    __syncthreads();
+    if (threadIdx.x == 0)
+        se_trace_record(tb, task, start);
+}
+
 #define SE_FULL_MASK 0xffffffffu
 
 static __device__ __forceinline__ float se_warp_sum_f(float v)
@@ -91,33 +117,18 @@ static __device__ __forceinline__ double se_warp_sum_d(double v)
     return v;
 }
 
-/* Block-wide sum and max over SE_TILE_THREADS threads; every thread gets the
- * result. red holds 2 * SE_TILE_WARPS floats of shared memory. */
-static __device__ __forceinline__ void se_block_sum_max(float *sum, float *max, float *red)
-{
-    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    float a = se_warp_sum_f(*sum), b = se_warp_max_f(*max);
-    if (lane == 0) {
-        red[warp] = a;
-        red[SE_TILE_WARPS + warp] = b;
-    }
-    __syncthreads();
-    a = lane < SE_TILE_WARPS ? red[lane] : 0.0f;
-    b = lane < SE_TILE_WARPS ? red[SE_TILE_WARPS + lane] : -INFINITY;
-    *sum = se_warp_sum_f(a);
-    *max = se_warp_max_f(b);
-    __syncthreads(); /* red may be reused at once */
-}
-
-/* The on-chip copy of a tile, for fusion: the first `n` elements of the
- * tile live in shared memory at `at` (n a multiple of 4 when vec4). Before
- * phase A the owner fills it from x with asynchronous copies
- * (se_tile_prefetch); phase A reads x from it; phase C overwrites each
- * element with its exponential e = exp(s x - m); phase E reads e from it and
- * only multiplies. Every other strategy passes SE_NO_CACHE and reads x from
- * device memory in every phase; the branches fold away. The same thread
- * touches the same elements in the same order, and e is the same float
- * whether kept or recomputed, so the results stay bitwise identical. */
+/* The on-chip copy of a tile, for fusion and the megakernel: the first `n`
+ * positions of the tile's slot in shared memory at `at` (n a multiple of
+ * 4). A slot holds the tile's float4 cover: position r is x's element at
+ * offset r of the tile's 16-byte frame (se_span), so slots are 16-byte
+ * aligned whatever the row length. Before phase A the owner fills it from x
+ * with asynchronous copies (se_tile_prefetch); phase A reads x from it;
+ * phase C overwrites each element with its exponential e = exp(s x - m);
+ * phase E reads e from it and only multiplies. Every other strategy passes
+ * SE_NO_CACHE and reads x from device memory in every phase; the branches
+ * fold away. e is the same float whether kept or recomputed, and the order
+ * of the arithmetic does not depend on where x came from, so the results
+ * stay bitwise identical. */
 typedef struct se_tile_cache {
     float *at;
     unsigned n;
@@ -131,29 +142,62 @@ static __device__ __forceinline__ se_tile_cache se_no_cache(void)
 
 #define SE_NO_CACHE se_no_cache()
 
-/* For fusion and the megakernel: the block's k-th tile of a tile phase
- * (tile task blockIdx.x + k gridDim.x) and its share of the on-chip cache:
- * slot k starts k tiles into the block's shared memory, and holds what is
+/* For fusion and the megakernel: the block's k-th tile of a tile phase and
+ * its share of the on-chip cache: slot k starts k slots
+ * (se_tile_slot_elems) into the block's shared memory, and holds what is
  * left of `cache_elems` there. */
 static __device__ __forceinline__ se_tile_cache se_tile_slot(const se_gpu_problem *p,
                                                              float *cache, unsigned cache_elems,
                                                              int64_t k)
 {
     se_tile_cache c;
-    int64_t off = k * p->tile, left = (int64_t)cache_elems - off;
+    int64_t slot = se_tile_slot_elems(p->tile);
+    int64_t off = k * slot, left = (int64_t)cache_elems - off;
     c.at = cache + (left > 0 ? off : 0);
-    c.n = left <= 0 ? 0u : (unsigned)(left < p->tile ? left : p->tile);
+    c.n = left <= 0 ? 0u : (unsigned)(left < slot ? left : slot);
     return c;
 }
 
-/* Columns [start, start + len) of row `row`, as a pointer and a length. */
-static __device__ __forceinline__ const float *se_tile_x(const se_gpu_problem *p, int64_t row,
-                                                         int64_t tile, unsigned *len)
+/* A tile as the tile functions read it: its elements are the span
+ * [slo, shi) of x's frame xb = x + off (off the span's first element
+ * rounded down to a multiple of 4; x and y are 16-byte aligned,
+ * se_case_alloc checks it), cut into `nrows` row pieces of `plen`
+ * elements from slo: the rows of a packed group, else one piece, the
+ * tile. Piece k's partials go to index part0 + k, and its row is
+ * row0 + k. Offsets in the frame fit 32 bits (a tile is at most
+ * T <= INT32_MAX elements, plus 3). */
+typedef struct se_span {
+    int64_t off, row0, part0;
+    unsigned slo, shi, nrows, plen;
+} se_span;
+
+static __device__ __forceinline__ se_span se_span_of(const se_gpu_problem *p, int64_t grp,
+                                                     int64_t tile)
 {
-    int64_t start = tile * p->tile;
-    int64_t rest = p->cols - start;
-    *len = (unsigned)(rest < p->tile ? rest : p->tile);
-    return p->x + row * p->cols + start;
+    se_span s;
+    int64_t lo, len;
+    if (p->group > 1) {
+        int64_t rest;
+        s.row0 = grp * p->group;
+        rest = p->rows - s.row0;
+        s.nrows = (unsigned)(rest < p->group ? rest : p->group);
+        s.plen = (unsigned)p->cols;
+        s.part0 = s.row0; /* one tile a row */
+        lo = s.row0 * p->cols;
+        len = (int64_t)s.nrows * p->cols;
+    } else {
+        int64_t start = tile * p->tile, rest = p->cols - start;
+        len = rest < p->tile ? rest : p->tile;
+        s.row0 = grp;
+        s.nrows = 1;
+        s.plen = (unsigned)len;
+        s.part0 = grp * p->tiles_per_row + tile;
+        lo = grp * p->cols + start;
+    }
+    s.off = lo & ~(int64_t)3;
+    s.slo = (unsigned)(lo - s.off);
+    s.shi = s.slo + (unsigned)len;
+    return s;
 }
 
 /* cp.async, device memory to shared memory without registers: one 16-byte
@@ -163,6 +207,12 @@ static __device__ __forceinline__ void se_cp_async16(void *smem_dst, const void 
 {
     unsigned dst = (unsigned)__cvta_generic_to_shared(smem_dst);
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+
+static __device__ __forceinline__ void se_cp_async4(void *smem_dst, const void *src)
+{
+    unsigned dst = (unsigned)__cvta_generic_to_shared(smem_dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(src) : "memory");
 }
 
 static __device__ __forceinline__ void se_cp_async_commit(void)
@@ -175,25 +225,31 @@ static __device__ __forceinline__ void se_cp_async_wait_all(void)
     asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
-/* Starts the asynchronous copy of this thread's elements of the cached part
- * of a tile (cp.async, device memory to shared memory without registers)
- * and commits them as one group; the caller waits (cp.async.wait_group)
- * before phase A reads them. Each thread copies exactly the elements it will
- * read itself, so no block barrier is needed in between. */
-static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p, int64_t row,
+/* Whether float4 q of a span's frame lies wholly in [lo, hi). */
+static __device__ __forceinline__ int se_q_in(unsigned q, unsigned lo, unsigned hi)
+{
+    return 4 * q >= lo && 4 * q + 4 <= hi;
+}
+
+/* Starts the asynchronous copy of the cached part of a tile's cover into
+ * its slot (16-byte copies on the span's aligned middle, 4-byte ones for
+ * its head and tail) and commits them as one group. Float4 q of the frame
+ * is thread q mod SE_TILE_THREADS's, as in phase E, so a slot that the
+ * megakernel refills for its next visit is written by the thread that
+ * read it last. Phase A reads the slot with another mapping: the caller
+ * waits (se_tile_prefetch_wait) and synchronizes the block first. */
+static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p, int64_t grp,
                                                         int64_t tile, se_tile_cache c)
 {
-    unsigned len;
-    const float *xt = se_tile_x(p, row, tile, &len);
-    unsigned n = c.n < len ? c.n : len;
-    if (p->vec4) {
-        for (unsigned i = threadIdx.x; 4 * i < n; i += SE_TILE_THREADS)
-            se_cp_async16(c.at + 4 * i, xt + 4 * i);
-    } else {
-        for (unsigned i = threadIdx.x; i < n; i += SE_TILE_THREADS) {
-            unsigned dst = (unsigned)__cvta_generic_to_shared(c.at + i);
-            asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(dst), "l"(xt + i)
-                         : "memory");
+    se_span s = se_span_of(p, grp, tile);
+    const float *xb = p->x + s.off;
+    for (unsigned q = threadIdx.x; 4 * q < s.shi && 4 * q < c.n; q += SE_TILE_THREADS) {
+        if (se_q_in(q, s.slo, s.shi)) {
+            se_cp_async16(c.at + 4 * q, xb + 4 * q);
+        } else {
+            for (unsigned r = 4 * q; r < 4 * q + 4; r++)
+                if (r >= s.slo && r < s.shi)
+                    se_cp_async4(c.at + r, xb + r);
         }
     }
     se_cp_async_commit();
@@ -213,47 +269,119 @@ static __device__ __forceinline__ void se_tile_prefetch_wait(int pending)
         asm volatile("cp.async.wait_group 0;" ::: "memory");
 }
 
-/* x[i] (float4 index i) of a tile, from the on-chip copy when it holds it. */
-static __device__ __forceinline__ float4 se_tile_ld4(const float4 *x4, se_tile_cache c, unsigned i)
+/* x at offset r (float4 q) of a span's frame, from the on-chip copy when
+ * it holds it. */
+static __device__ __forceinline__ float4 se_span_ld4(const float *xb, se_tile_cache c, unsigned q)
 {
-    return 4 * i < c.n ? ((const float4 *)c.at)[i] : x4[i];
+    return 4 * q < c.n ? ((const float4 *)c.at)[q] : ((const float4 *)xb)[q];
 }
 
-static __device__ __forceinline__ float se_tile_ld1(const float *x, se_tile_cache c, unsigned i)
+static __device__ __forceinline__ float se_span_ld1(const float *xb, se_tile_cache c, unsigned r)
 {
-    return i < c.n ? c.at[i] : x[i];
+    return r < c.n ? c.at[r] : xb[r];
 }
 
-/* Phase A: sum of squares and max of one tile, by the whole block. */
-static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t row,
-                                                 int64_t tile, float *red, se_tile_cache c)
+/* Edge element e (0 to 5) of a row piece [lo, hi) whose whole float4s
+ * are qf .. qe - 1, or hi for none: e = 0 to 2 its head (the elements
+ * before its first 16-byte boundary; all of it where the piece lies within
+ * one float4), e = 3 to 5 its tail (after its last boundary). Lane j of a
+ * segment of S takes edges j, j + S, ...: one at most where S >= 8. */
+static __device__ __forceinline__ unsigned se_piece_edge(unsigned lo, unsigned hi, unsigned qf,
+                                                         unsigned qe, unsigned e)
 {
-    unsigned len;
-    const float *xt = se_tile_x(p, row, tile, &len);
-    float ss = 0.0f, mx = -INFINITY;
-    if (p->vec4) {
-        const float4 *x4 = (const float4 *)xt;
-#pragma unroll 4
-        for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 v = se_tile_ld4(x4, c, i);
-            ss = fmaf(v.x, v.x, ss);
-            ss = fmaf(v.y, v.y, ss);
-            ss = fmaf(v.z, v.z, ss);
-            ss = fmaf(v.w, v.w, ss);
-            mx = fmaxf(mx, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
+    unsigned head = (qf <= qe ? 4 * qf : hi) - lo;
+    unsigned tail = qf <= qe ? hi - 4 * qe : 0;
+    if (e < 3)
+        return e < head ? lo + e : hi;
+    return e - 3 < tail ? 4 * qe + e - 3 : hi;
+}
+
+/* Sum (and, with_max, max) over the S threads of this thread's segment
+ * (S a power of two from 1 to SE_TILE_THREADS; segments are aligned), in a
+ * fixed order: a butterfly within the warp, then for segments of several
+ * warps their warps' values in order (red: 2 * SE_TILE_WARPS floats of
+ * shared memory). The segment's first thread gets the result (every
+ * thread of it where S <= 32). Uniform: the whole block calls it with the
+ * same S. */
+static __device__ __forceinline__ void se_seg_reduce(float *sum, float *max, unsigned S,
+                                                     float *red, const int with_max)
+{
+    unsigned w = S < 32 ? S : 32;
+    float a = *sum, b = *max;
+    for (unsigned o = w / 2; o > 0; o >>= 1) {
+        a = __fadd_rn(a, __shfl_xor_sync(SE_FULL_MASK, a, o));
+        if (with_max)
+            b = fmaxf(b, __shfl_xor_sync(SE_FULL_MASK, b, o));
+    }
+    if (S > 32) {
+        unsigned warp = threadIdx.x >> 5;
+        if ((threadIdx.x & 31) == 0) {
+            red[warp] = a;
+            red[SE_TILE_WARPS + warp] = b;
         }
-    } else {
-        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
-            float v = se_tile_ld1(xt, c, i);
+        __syncthreads();
+        if ((threadIdx.x & (S - 1)) == 0)
+            for (unsigned i = 1; i < S / 32; i++) {
+                a = __fadd_rn(a, red[warp + i]);
+                if (with_max)
+                    b = fmaxf(b, red[SE_TILE_WARPS + warp + i]);
+            }
+        __syncthreads(); /* red may be reused at once */
+    }
+    *sum = a;
+    *max = b;
+}
+
+/* Phase A of one row piece [lo, hi) by one thread of its segment (lane of
+ * S): the float4s of its aligned middle strided over the lanes, then its
+ * head (the up to 3 elements before its first 16-byte boundary) and its
+ * tail (the up to 3 after its last), one element a lane. In a packed span
+ * the head and tail are the row boundaries: the float4 that holds one is
+ * read element by element by both rows, never as another row's float4. */
+static __device__ __forceinline__ void se_piece_a(const float *xb, se_tile_cache c, unsigned lo,
+                                                  unsigned hi, unsigned lane, unsigned S,
+                                                  float *ss_out, float *mx_out)
+{
+    float ss = 0.0f, mx = -INFINITY;
+    unsigned qf = (lo + 3) / 4, qe = hi / 4;
+#pragma unroll 4
+    for (unsigned q = qf + lane; q < qe; q += S) {
+        float4 v = se_span_ld4(xb, c, q);
+        ss = fmaf(v.x, v.x, ss);
+        ss = fmaf(v.y, v.y, ss);
+        ss = fmaf(v.z, v.z, ss);
+        ss = fmaf(v.w, v.w, ss);
+        mx = fmaxf(mx, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
+    }
+    for (unsigned e = lane; e < 6; e += S) {
+        unsigned r = se_piece_edge(lo, hi, qf, qe, e);
+        if (r < hi) {
+            float v = se_span_ld1(xb, c, r);
             ss = fmaf(v, v, ss);
             mx = fmaxf(mx, v);
         }
     }
-    se_block_sum_max(&ss, &mx, red);
-    if (threadIdx.x == 0) {
-        int64_t k = row * p->tiles_per_row + tile;
-        p->part_ss[k] = ss;
-        p->part_max[k] = mx;
+    *ss_out = ss;
+    *mx_out = mx;
+}
+
+/* Phase A: each row piece's sum of squares and max, by the whole block
+ * (p->seg_log2: segments of S threads, one piece each, all in one pass: a
+ * group has at most SE_TILE_THREADS rows, taskgraph.h). */
+static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t grp,
+                                                 int64_t tile, float *red, se_tile_cache c)
+{
+    se_span s = se_span_of(p, grp, tile);
+    const float *xb = p->x + s.off;
+    const unsigned S = 1u << p->seg_log2, lane = threadIdx.x & (S - 1);
+    const unsigned k = threadIdx.x >> p->seg_log2;
+    float ss = 0.0f, mx = -INFINITY;
+    if (k < s.nrows)
+        se_piece_a(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S, &ss, &mx);
+    se_seg_reduce(&ss, &mx, S, red, 1);
+    if (k < s.nrows && lane == 0) {
+        p->part_ss[s.part0 + k] = ss;
+        p->part_max[s.part0 + k] = mx;
     }
 }
 
@@ -283,6 +411,18 @@ static __device__ __forceinline__ se_row_stats se_row_sml(const se_gpu_problem *
     return r;
 }
 
+/* The statistics of a group's first row: what phases C and E take as `rs`
+ * (a packed tile loads each row's own). */
+static __device__ __forceinline__ se_row_stats se_group_sm(const se_gpu_problem *p, int64_t grp)
+{
+    return se_row_sm(p, grp * p->group);
+}
+
+static __device__ __forceinline__ se_row_stats se_group_sml(const se_gpu_problem *p, int64_t grp)
+{
+    return se_row_sml(p, grp * p->group);
+}
+
 /* e = exp(s x - m) = 2^(s' x - m') with s' = s log2(e), m' = m log2(e): the
  * one place the exponent is computed. exp2f is one MUFU.EX2 (with the
  * denormal scaling) where expf is a range reduction around it. Rounding s'
@@ -296,80 +436,132 @@ static __device__ __forceinline__ float se_exp_arg(float s, float x, float m)
     return exp2f(fmaf(__fmul_rn(s, SE_LOG2E), x, -__fmul_rn(m, SE_LOG2E)));
 }
 
-/* Phase C: sum of exp(s_r x - m_r) over one tile, by the whole block; the
- * cached elements are replaced by their exponentials for phase E. */
-static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_t row,
+/* Phase C of one row piece by one thread of its segment, as se_piece_a;
+ * each cached element is overwritten by its exponential. */
+static __device__ __forceinline__ float se_piece_c(const float *xb, se_tile_cache c, unsigned lo,
+                                                   unsigned hi, unsigned lane, unsigned S,
+                                                   se_row_stats rs)
+{
+    float acc = 0.0f;
+    unsigned qf = (lo + 3) / 4, qe = hi / 4;
+#pragma unroll 4
+    for (unsigned q = qf + lane; q < qe; q += S) {
+        float4 v = se_span_ld4(xb, c, q), e;
+        e.x = se_exp_arg(rs.s, v.x, rs.m);
+        e.y = se_exp_arg(rs.s, v.y, rs.m);
+        e.z = se_exp_arg(rs.s, v.z, rs.m);
+        e.w = se_exp_arg(rs.s, v.w, rs.m);
+        acc = __fadd_rn(acc, e.x);
+        acc = __fadd_rn(acc, e.y);
+        acc = __fadd_rn(acc, e.z);
+        acc = __fadd_rn(acc, e.w);
+        if (4 * q < c.n)
+            ((float4 *)c.at)[q] = e;
+    }
+    for (unsigned e = lane; e < 6; e += S) {
+        unsigned r = se_piece_edge(lo, hi, qf, qe, e);
+        if (r < hi) {
+            float ev = se_exp_arg(rs.s, se_span_ld1(xb, c, r), rs.m);
+            acc = __fadd_rn(acc, ev);
+            if (r < c.n)
+                c.at[r] = ev;
+        }
+    }
+    return acc;
+}
+
+/* Phase C: each row piece's sum of exp(s_r x - m_r), by the whole block as
+ * phase A; the cached elements are replaced by their exponentials for
+ * phase E. rs: the statistics of the group's first row (se_group_sm); a
+ * packed tile loads each row's own. */
+static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_t grp,
                                                  int64_t tile, float *red, se_tile_cache c,
                                                  se_row_stats rs)
 {
-    unsigned len;
-    const float *xt = se_tile_x(p, row, tile, &len);
-    const float s = rs.s, m = rs.m;
+    se_span s = se_span_of(p, grp, tile);
+    const float *xb = p->x + s.off;
+    const unsigned S = 1u << p->seg_log2, lane = threadIdx.x & (S - 1);
+    const unsigned k = threadIdx.x >> p->seg_log2;
     float acc = 0.0f, unused = 0.0f;
-    if (p->vec4) {
-        const float4 *x4 = (const float4 *)xt;
-#pragma unroll 4
-        for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 v = se_tile_ld4(x4, c, i), e;
-            e.x = se_exp_arg(s, v.x, m);
-            e.y = se_exp_arg(s, v.y, m);
-            e.z = se_exp_arg(s, v.z, m);
-            e.w = se_exp_arg(s, v.w, m);
-            acc = __fadd_rn(acc, e.x);
-            acc = __fadd_rn(acc, e.y);
-            acc = __fadd_rn(acc, e.z);
-            acc = __fadd_rn(acc, e.w);
-            if (4 * i < c.n)
-                ((float4 *)c.at)[i] = e;
-        }
-    } else {
-        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
-            float e = se_exp_arg(s, se_tile_ld1(xt, c, i), m);
-            acc = __fadd_rn(acc, e);
-            if (i < c.n)
-                c.at[i] = e;
-        }
-    }
-    se_block_sum_max(&acc, &unused, red);
-    if (threadIdx.x == 0)
-        p->part_l[row * p->tiles_per_row + tile] = acc;
+    if (k < s.nrows)
+        acc = se_piece_c(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S,
+                         p->group > 1 ? se_row_sm(p, s.row0 + k) : rs);
+    se_seg_reduce(&acc, &unused, S, red, 0);
+    if (k < s.nrows && lane == 0)
+        p->part_l[s.part0 + k] = acc;
+}
+
+/* Phase E at one element (offset r of the frame) of row stats rs. */
+static __device__ __forceinline__ float se_e1(const float *xb, se_tile_cache c, unsigned r,
+                                              se_row_stats rs)
+{
+    float e = r < c.n ? c.at[r] : se_exp_arg(rs.s, xb[r], rs.m);
+    return __fmul_rn(e, rs.inv_l);
 }
 
 /* Phase E: y = exp(s_r x - m_r) / l_r over one tile, by the whole block
- * (cached elements already hold the exponential, from phase C). */
-static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_t row,
+ * over the span (float4 q is thread q mod SE_TILE_THREADS's: a float4 store
+ * on the aligned middle, the head and tail one element at a time); cached
+ * elements already hold the exponential, from phase C. rs: the statistics
+ * of the group's first row (se_group_sml); in a packed span each float4
+ * finds its elements' rows (a row boundary may fall inside it). */
+static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_t grp,
                                                  int64_t tile, se_tile_cache c,
                                                  se_row_stats rs)
 {
-    unsigned len;
-    const float *xt = se_tile_x(p, row, tile, &len);
-    float *yt = p->y + (xt - p->x);
-    const float s = rs.s, m = rs.m, inv_l = rs.inv_l;
-    if (p->vec4) {
-        const float4 *x4 = (const float4 *)xt;
-        float4 *y4 = (float4 *)yt;
+    se_span s = se_span_of(p, grp, tile);
+    const float *xb = p->x + s.off;
+    float *yb = p->y + s.off;
+    if (p->group == 1) {
 #pragma unroll 4
-        for (unsigned i = threadIdx.x; i < len / 4; i += SE_TILE_THREADS) {
-            float4 e, o;
-            if (4 * i < c.n) {
-                e = ((const float4 *)c.at)[i];
+        for (unsigned q = threadIdx.x; 4 * q < s.shi; q += SE_TILE_THREADS) {
+            if (se_q_in(q, s.slo, s.shi)) {
+                float4 e, o;
+                if (4 * q < c.n) {
+                    e = ((const float4 *)c.at)[q];
+                } else {
+                    float4 v = ((const float4 *)xb)[q];
+                    e.x = se_exp_arg(rs.s, v.x, rs.m);
+                    e.y = se_exp_arg(rs.s, v.y, rs.m);
+                    e.z = se_exp_arg(rs.s, v.z, rs.m);
+                    e.w = se_exp_arg(rs.s, v.w, rs.m);
+                }
+                o.x = __fmul_rn(e.x, rs.inv_l);
+                o.y = __fmul_rn(e.y, rs.inv_l);
+                o.z = __fmul_rn(e.z, rs.inv_l);
+                o.w = __fmul_rn(e.w, rs.inv_l);
+                ((float4 *)yb)[q] = o;
             } else {
-                float4 v = x4[i];
-                e.x = se_exp_arg(s, v.x, m);
-                e.y = se_exp_arg(s, v.y, m);
-                e.z = se_exp_arg(s, v.z, m);
-                e.w = se_exp_arg(s, v.w, m);
+                for (unsigned r = 4 * q; r < 4 * q + 4; r++)
+                    if (r >= s.slo && r < s.shi)
+                        yb[r] = se_e1(xb, c, r, rs);
             }
-            o.x = __fmul_rn(e.x, inv_l);
-            o.y = __fmul_rn(e.y, inv_l);
-            o.z = __fmul_rn(e.z, inv_l);
-            o.w = __fmul_rn(e.w, inv_l);
-            y4[i] = o;
         }
-    } else {
-        for (unsigned i = threadIdx.x; i < len; i += SE_TILE_THREADS) {
-            float e = i < c.n ? c.at[i] : se_exp_arg(s, xt[i], m);
-            yt[i] = __fmul_rn(e, inv_l);
+        return;
+    }
+    for (unsigned q = threadIdx.x; 4 * q < s.shi; q += SE_TILE_THREADS) {
+        unsigned r0 = 4 * q > s.slo ? 4 * q : s.slo;
+        unsigned k = (r0 - s.slo) / s.plen, next = s.slo + (k + 1) * s.plen;
+        se_row_stats r = se_row_sml(p, s.row0 + k);
+        float o[4];
+        for (unsigned e = 0; e < 4; e++) {
+            unsigned at = 4 * q + e;
+            o[e] = 0.0f;
+            if (at < s.slo || at >= s.shi)
+                continue;
+            if (at >= next) {
+                k++;
+                next += s.plen;
+                r = se_row_sml(p, s.row0 + k);
+            }
+            o[e] = se_e1(xb, c, at, r);
+        }
+        if (se_q_in(q, s.slo, s.shi)) {
+            ((float4 *)yb)[q] = make_float4(o[0], o[1], o[2], o[3]);
+        } else {
+            for (unsigned e = 0; e < 4; e++)
+                if (4 * q + e >= s.slo && 4 * q + e < s.shi)
+                    yb[4 * q + e] = o[e];
         }
     }
 }
@@ -391,11 +583,32 @@ static __device__ __noinline__ double se_row_ss_f64(const se_gpu_problem *p, int
     return se_warp_sum_d(d);
 }
 
-/* Phase B, by one full warp: combine the row's A partials in float64, in a
- * fixed order, into s_r = 1/sqrt(mean x^2 + eps) and m_r = s_r * max x.
- * Where a partial overflowed (inf although x is finite), the row's sum is
- * taken again in float64 (se_row_ss_f64), so every finite input gives a
- * finite, right scale, the same in every strategy. */
+/* The same for one row of a packed group, by one thread, in column order
+ * (the row has at most T / 2 columns). */
+static __device__ __noinline__ double se_row_ss_f64_serial(const se_gpu_problem *p, int64_t row)
+{
+    const float *xr = p->x + row * p->cols;
+    double d = 0.0;
+    for (int64_t c = 0; c < p->cols; c++)
+        d = fma((double)xr[c], (double)xr[c], d);
+    return d;
+}
+
+/* s_r = 1/sqrt(mean x^2 + eps) and m_r = s_r * max x from a row's float64
+ * sum of squares and its max: the one formula of phase B. */
+static __device__ __forceinline__ void se_row_b_store(const se_gpu_problem *p, int64_t row,
+                                                      double ss, float mx)
+{
+    float s = (float)(1.0 / sqrt(ss / (double)p->cols + p->eps));
+    p->row_s[row] = s;
+    p->row_m[row] = __fmul_rn(s, mx);
+}
+
+/* Phase B of a row split over tiles (g = 1), by one full warp: combine the
+ * row's A partials in float64, in a fixed order. Where a partial
+ * overflowed (inf although x is finite), the row's sum is taken again in
+ * float64 (se_row_ss_f64), so every finite input gives a finite, right
+ * scale, the same in every strategy. */
 static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t row)
 {
     int lane = threadIdx.x & 31;
@@ -410,15 +623,12 @@ static __device__ __forceinline__ void se_row_b(const se_gpu_problem *p, int64_t
     mx = se_warp_max_f(mx);
     if (isinf(ss)) /* uniform over the warp: every lane has the same sum */
         ss = se_row_ss_f64(p, row);
-    if (lane == 0) {
-        float s = (float)(1.0 / sqrt(ss / (double)p->cols + p->eps));
-        p->row_s[row] = s;
-        p->row_m[row] = __fmul_rn(s, mx);
-    }
+    if (lane == 0)
+        se_row_b_store(p, row, ss, mx);
 }
 
-/* Phase D, by one full warp: l_r = sum of the row's C partials in float64,
- * stored as 1 / l_r. */
+/* Phase D of a row split over tiles, by one full warp: l_r = sum of the
+ * row's C partials in float64, stored as 1 / l_r. */
 static __device__ __forceinline__ void se_row_d(const se_gpu_problem *p, int64_t row)
 {
     int lane = threadIdx.x & 31;
@@ -429,6 +639,44 @@ static __device__ __forceinline__ void se_row_d(const se_gpu_problem *p, int64_t
     l = se_warp_sum_d(l);
     if (lane == 0)
         p->row_inv_l[row] = (float)(1.0 / l);
+}
+
+/* Phase B or D of a packed group (g > 1) by a whole block: its rows (at
+ * most SE_TILE_THREADS, taskgraph.h), one partial each, a thread each,
+ * each row combined in float64 as se_row_b and se_row_d combine a row of
+ * one tile (its one partial plus zeros), so the formula is the same. A row
+ * whose partial overflowed takes its sum again in float64 on its thread. */
+static __device__ __forceinline__ void se_packed_row_task(const se_gpu_problem *p, int64_t grp,
+                                                          int phase)
+{
+    int64_t row = grp * p->group + threadIdx.x;
+    if (threadIdx.x >= p->group || row >= p->rows)
+        return;
+    if (phase == SE_PHASE_B) {
+        double ss = (double)__ldcg(p->part_ss + row);
+        if (isinf(ss))
+            ss = se_row_ss_f64_serial(p, row);
+        se_row_b_store(p, row, ss, __ldcg(p->part_max + row));
+    } else {
+        p->row_inv_l[row] = (float)(1.0 / (double)__ldcg(p->part_l + row));
+    }
+}
+
+/* Phase B or D of group grp by a whole block (uniform: every thread calls
+ * it): warp 0 where the group is one row split over tiles, every thread
+ * where it is packed. The caller synchronizes before it publishes the
+ * results. */
+static __device__ __forceinline__ void se_group_task_block(const se_gpu_problem *p, int64_t grp,
+                                                           int phase)
+{
+    if (p->group > 1) {
+        se_packed_row_task(p, grp, phase);
+    } else if (threadIdx.x < 32) {
+        if (phase == SE_PHASE_B)
+            se_row_b(p, grp);
+        else
+            se_row_d(p, grp);
+    }
 }
 
 #endif

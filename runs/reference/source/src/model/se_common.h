@@ -24,7 +24,8 @@ typedef enum se_status {
     SE_ERR_IO,         /* a file could not be read or written */
     SE_ERR_NOMEM,      /* host allocation failed */
     SE_ERR_VALIDATION, /* a strategy produced a wrong result, or a run does not verify */
-    SE_ERR_SLOWER      /* compare --fail-if-slower: a case got slower than the gate */
+    SE_ERR_SLOWER,     /* compare --fail-if-slower: a case got slower than the gate */
+    SE_ERR_NO_TOOL     /* a program the command runs is missing (profile: ncu) */
 } se_status;
 
 typedef struct se_err {
