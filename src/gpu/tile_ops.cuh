@@ -31,6 +31,10 @@
 #include "model/taskgraph.h"
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
+/* log2 of SE_TILE_THREADS: p->seg_log2 is this where one piece takes the
+ * whole block (se_tile_seg: then the group is one row). */
+#define SE_TILE_LOG2 8
+static_assert((1 << SE_TILE_LOG2) == SE_TILE_THREADS, "SE_TILE_LOG2 is not log2 of SE_TILE_THREADS");
 
 /* A packed group's rows get a thread each (se_packed_row_task) and a
  * segment each in one pass (se_tile_a, se_tile_c). */
@@ -373,9 +377,23 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
 {
     se_span s = se_span_of(p, grp, tile);
     const float *xb = p->x + s.off;
+    float ss = 0.0f, mx = -INFINITY;
+    if (p->seg_log2 == SE_TILE_LOG2) {
+        /* One piece over the whole block (a row of at least 4 T_threads
+         * elements, or its tile): the same code with the segment a
+         * compile-time constant, so the loop strides by a constant and
+         * unrolls with its loads batched (the runtime stride cost phase A
+         * 12 % on 4096x4096, docs/PERFORMANCE.md, version 19). */
+        se_piece_a(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, &ss, &mx);
+        se_seg_reduce(&ss, &mx, SE_TILE_THREADS, red, 1);
+        if (threadIdx.x == 0) {
+            p->part_ss[s.part0] = ss;
+            p->part_max[s.part0] = mx;
+        }
+        return;
+    }
     const unsigned S = 1u << p->seg_log2, lane = threadIdx.x & (S - 1);
     const unsigned k = threadIdx.x >> p->seg_log2;
-    float ss = 0.0f, mx = -INFINITY;
     if (k < s.nrows)
         se_piece_a(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S, &ss, &mx);
     se_seg_reduce(&ss, &mx, S, red, 1);
@@ -480,9 +498,16 @@ static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_
 {
     se_span s = se_span_of(p, grp, tile);
     const float *xb = p->x + s.off;
+    float acc = 0.0f, unused = 0.0f;
+    if (p->seg_log2 == SE_TILE_LOG2) { /* one piece, a constant segment: as se_tile_a */
+        acc = se_piece_c(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, rs);
+        se_seg_reduce(&acc, &unused, SE_TILE_THREADS, red, 0);
+        if (threadIdx.x == 0)
+            p->part_l[s.part0] = acc;
+        return;
+    }
     const unsigned S = 1u << p->seg_log2, lane = threadIdx.x & (S - 1);
     const unsigned k = threadIdx.x >> p->seg_log2;
-    float acc = 0.0f, unused = 0.0f;
     if (k < s.nrows)
         acc = se_piece_c(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S,
                          p->group > 1 ? se_row_sm(p, s.row0 + k) : rs);
@@ -513,30 +538,36 @@ static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_
     const float *xb = p->x + s.off;
     float *yb = p->y + s.off;
     if (p->group == 1) {
+        /* The whole float4s [qf, qe) in a loop with nothing but them (a
+         * per-iteration test for the span's ends cost phase E its batched
+         * stores), then the head float4 (q = 0: slo < 4) and the tail one
+         * (qe), element by element, each by the thread of its q. */
+        const unsigned qf = (s.slo + 3) / 4, qe = s.shi / 4;
 #pragma unroll 4
-        for (unsigned q = threadIdx.x; 4 * q < s.shi; q += SE_TILE_THREADS) {
-            if (se_q_in(q, s.slo, s.shi)) {
-                float4 e, o;
-                if (4 * q < c.n) {
-                    e = ((const float4 *)c.at)[q];
-                } else {
-                    float4 v = ((const float4 *)xb)[q];
-                    e.x = se_exp_arg(rs.s, v.x, rs.m);
-                    e.y = se_exp_arg(rs.s, v.y, rs.m);
-                    e.z = se_exp_arg(rs.s, v.z, rs.m);
-                    e.w = se_exp_arg(rs.s, v.w, rs.m);
-                }
-                o.x = __fmul_rn(e.x, rs.inv_l);
-                o.y = __fmul_rn(e.y, rs.inv_l);
-                o.z = __fmul_rn(e.z, rs.inv_l);
-                o.w = __fmul_rn(e.w, rs.inv_l);
-                ((float4 *)yb)[q] = o;
+        for (unsigned q = threadIdx.x < qf ? threadIdx.x + SE_TILE_THREADS : threadIdx.x; q < qe;
+             q += SE_TILE_THREADS) {
+            float4 e, o;
+            if (4 * q < c.n) {
+                e = ((const float4 *)c.at)[q];
             } else {
-                for (unsigned r = 4 * q; r < 4 * q + 4; r++)
-                    if (r >= s.slo && r < s.shi)
-                        yb[r] = se_e1(xb, c, r, rs);
+                float4 v = ((const float4 *)xb)[q];
+                e.x = se_exp_arg(rs.s, v.x, rs.m);
+                e.y = se_exp_arg(rs.s, v.y, rs.m);
+                e.z = se_exp_arg(rs.s, v.z, rs.m);
+                e.w = se_exp_arg(rs.s, v.w, rs.m);
             }
+            o.x = __fmul_rn(e.x, rs.inv_l);
+            o.y = __fmul_rn(e.y, rs.inv_l);
+            o.z = __fmul_rn(e.z, rs.inv_l);
+            o.w = __fmul_rn(e.w, rs.inv_l);
+            ((float4 *)yb)[q] = o;
         }
+        if (qf > 0 && threadIdx.x == 0) /* the head, or the whole span within float4 0 */
+            for (unsigned r = s.slo; r < 4 && r < s.shi; r++)
+                yb[r] = se_e1(xb, c, r, rs);
+        if (qe >= qf && 4 * qe < s.shi && threadIdx.x == qe % SE_TILE_THREADS)
+            for (unsigned r = 4 * qe; r < s.shi; r++)
+                yb[r] = se_e1(xb, c, r, rs);
         return;
     }
     for (unsigned q = threadIdx.x; 4 * q < s.shi; q += SE_TILE_THREADS) {
