@@ -33,6 +33,9 @@ void se_answer_free(se_answer *a)
     free(a->mk_init_ns);
     free(a->context);
     free(a->calib);
+    for (size_t i = 0; i < a->n_own_runs; i++)
+        se_rundata_free(&a->own_runs[i]);
+    free(a->own_runs);
     memset(a, 0, sizeof *a);
 }
 

@@ -71,6 +71,10 @@ typedef struct se_answer {
     double span_s;              /* seconds between them */
     se_answer_calibration *calib; /* per shape (several runs) */
     se_answer_calibration calib_all;
+    se_rundata *own_runs;       /* runs loaded for this answer alone (se_answer_of_run over a
+                                   set), kept until se_answer_free: `table` and the
+                                   strategies' names point into the first one's protocol */
+    size_t n_own_runs;
 } se_answer;
 
 /* The name of a->mech[m], and of the baseline every ratio is to. */

@@ -538,7 +538,12 @@ se_status se_answer_of_run(const se_rundata *rd, se_answer *a, se_err *err)
                      rd->run_id);
     if (st == SE_OK)
         st = se_answer_build(runs, set.n, a, err);
-    free_loaded(runs, loaded);
+    if (st == SE_OK) { /* the answer's table points into runs[0]'s protocol */
+        a->own_runs = runs;
+        a->n_own_runs = loaded;
+    } else {
+        free_loaded(runs, loaded);
+    }
     se_runset_free(&set);
     return st;
 }

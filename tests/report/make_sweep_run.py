@@ -103,7 +103,13 @@ def main():
     # the year 2000 marks the run as synthetic (and this script's name is
     # in no real run).
     run["run_id"] = "20000101T000000Z"
+    # the sampled rows of checks/ are the source shapes' (their rows and
+    # columns): the synthetic run has none, as runs made before checks/
+    if "checks_saved" in run:
+        run["checks_saved"] = False
     save("run.json", run)
+    if os.path.exists(os.path.join(src, "strategies.json")):  # the run's own strategy table
+        shutil.copyfile(os.path.join(src, "strategies.json"), os.path.join(dst, "strategies.json"))
     shutil.copyfile(os.path.join(src, "environment.json"), os.path.join(dst, "environment.json"))
     shutil.copytree(os.path.join(src, "peers"), os.path.join(dst, "peers"))
     subprocess.run([resummarize, dst, "200"], check=True)
