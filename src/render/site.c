@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -36,6 +37,14 @@ static int selected(const se_site *s, const char *path)
 {
     if (strncmp(path, SE_ARRAYS_PREFIX, 7) == 0)
         return 0;
+    if (strncmp(path, SE_CHECKS_PREFIX, 7) == 0) {
+        /* the sampled rows are kept where the run keeps them; where they are
+         * remote-only (remote.json; the run verified without them) they are
+         * left out, as the arrays */
+        char full[SE_SITE_PATH_SIZE * 3];
+        snprintf(full, sizeof full, "%s/%s", s->run, path);
+        return access(full, F_OK) == 0;
+    }
     if (strncmp(path, SE_TRACES_PREFIX, 7) != 0 || strcmp(path, SE_TRACE_OUTPUTS_CSV) == 0)
         return 1;
     for (int k = 0; k < s->n_timelines; k++) {

@@ -88,7 +88,7 @@ else
     passes=$((passes + 1))
 fi
 expect 0 "vs_best_peer" table "$ref"
-expect 0 "intervals have zero width (e.g. 4.77-4.77). That is the timer's resolution" table "$ref" --format md
+expect 0 "intervals have zero width (e.g. 4.00-4.00). That is the timer's resolution" table "$ref" --format md
 expect 0 "device times come in steps of 32 ns" table "$ref" --format md
 # The reference run's peers.json holds Quack's coloured error text (made
 # before bench/peers.py dropped such sequences): the table shows it plain.
@@ -98,9 +98,9 @@ if grep -qF '\x1b' <<<"$out" || grep -q $'\x1b' <<<"$out"; then
     echo "FAIL: the peers table shows terminal escapes"; fails=$((fails + 1))
 else passes=$((passes + 1)); fi
 expect 0 "67 of 84 (peer, shape) cases passed validation, 0 failed, 17 errors" table "$ref"
-expect 0 "4096x4096    cudnn                    43.07   [    42.93,     43.30]    0.481        [0.478, 0.484]    3116.1   0.813        0.777" table "$ref"
-expect 0 "4096x4096    megakernel_init           5.57   [     5.57,      5.63]        -                     -         -       -            -" table "$ref"
-expect 0 "8x1048576    rowblock                 29.54    0.631 torch-compile            59.58        2.017" table "$ref"
+expect 0 "4096x4096    cudnn                    42.99   [    42.78,     43.23]    0.456        [0.453, 0.459]    3121.9   0.805        0.781" table "$ref"
+expect 0 "4096x4096    megakernel_init           5.54   [     5.44,      5.62]        -                     -         -       -            -" table "$ref"
+expect 0 "8x1048576    rowblock                 31.28    0.597 torch-compile            60.06        1.920" table "$ref"
 expect 0 "graph-pdl against graph: graph-pdl is faster on 14 of 14 shapes" table "$ref"
 # profile without Nsight Compute: its own exit code (8), not "no GPU" (6).
 if ! command -v ncu >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/ncu ]; then

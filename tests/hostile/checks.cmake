@@ -25,7 +25,8 @@ add_test(NAME "hostile:json_parse_memory_bounded_near_file_size"
 set_tests_properties("hostile:json_parse_memory_bounded_near_file_size" PROPERTIES LABELS cpu
                      TIMEOUT 300)
 add_test(NAME "hostile:remote_only_manifest_line_checked"
-         COMMAND ${SE_HOSTILE}/remote_line.sh ${SE_BIN} ${CMAKE_SOURCE_DIR}/runs/reference
+         COMMAND ${SE_HOSTILE}/remote_line.sh ${SE_BIN}
+                 ${CMAKE_SOURCE_DIR}/runs/perf/20261130T192606Z # its remote.json predates remote_lines_sha256
                  ${CMAKE_CURRENT_SOURCE_DIR}/data/complete-run/20261201T004007Z)
 set_tests_properties("hostile:remote_only_manifest_line_checked"
                      PROPERTIES LABELS cpu TIMEOUT 300)

@@ -103,7 +103,8 @@ static void test_run_json_is_reproduced_byte_for_byte(void **state)
                      json_object_get(j, "arrays_max_bytes") != NULL,
                      num_i(j, "arrays_max_bytes"), s, n,
                      json_is_true(json_object_get(j, "blocking_kernel")),
-                     (int)num_i(j, "task_graph")};
+                     (int)num_i(j, "task_graph"),
+                     json_is_true(json_object_get(j, "checks_saved"))};
     json_t *w = se_run_json(&r);
     assert_same_bytes(SE_RUN_JSON, w);
     json_decref(w);
