@@ -90,8 +90,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
             t0 = se_now_ns();
         if (k < cached) {
             se_tile_prefetch_wait((int)(cached - 1 - k));
-            if (se_slot_read_across(&p, id / p.tiles_per_row, id % p.tiles_per_row))
-                __syncthreads();
+            __syncthreads();
         }
         se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
                   se_tile_slot(&p, cache, cache_elems, k));

@@ -46,8 +46,6 @@
 #include <cooperative_groups.h>
 
 #include "gpu/coop.h"
-/* one copy of phases A and C: both would spill at 40 registers (tile_ops.cuh) */
-#define SE_TILE_FIXED_SEG 0
 #include "gpu/tile_ops.cuh"
 
 #include "gpu/se_cuda.h"
@@ -184,8 +182,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
                 t0 = se_now_ns();
             if (m < cached) {
                 se_tile_prefetch_wait((int)(cached - 1 - m));
-                if (se_slot_read_across(p, grp, tile)) /* A reads it as not copied */
-                    __syncthreads();
+                __syncthreads(); /* A reads the slot by rows, not as copied */
             }
             se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m));
             if (traced)

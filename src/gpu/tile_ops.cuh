@@ -34,12 +34,6 @@
 /* log2 of SE_TILE_THREADS: p->seg_log2 is this where one piece takes the
  * whole block (se_tile_seg: then the group is one row). */
 #define SE_TILE_LOG2 8
-/* Whether se_tile_a and se_tile_c take their constant-segment copy where one
- * piece takes the whole block (1 unless the including file says 0: the
- * megakernel, whose 40 registers spill with both copies inlined). */
-#ifndef SE_TILE_FIXED_SEG
-#define SE_TILE_FIXED_SEG 1
-#endif
 static_assert((1 << SE_TILE_LOG2) == SE_TILE_THREADS, "SE_TILE_LOG2 is not log2 of SE_TILE_THREADS");
 
 /* A packed group's rows get a thread each (se_packed_row_task) and a
@@ -235,20 +229,6 @@ static __device__ __forceinline__ void se_cp_async_wait_all(void)
     asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
-/* Whether phase A reads any element of tile (grp, tile)'s slot on another
- * thread than the one whose cp.async copied it (se_tile_prefetch), so that
- * the block must synchronize after the copy lands: a packed slot (read by
- * rows), or a tile not on 16-byte boundaries at both ends (its float4s read
- * one lane along, its head and tail by lanes 0 to 5). An aligned tile over
- * the whole block is read float4 q by thread q mod SE_TILE_THREADS, as
- * copied: its own cp.async.wait_group suffices. Uniform over the block. */
-static __device__ __forceinline__ int se_slot_read_across(const se_gpu_problem *p, int64_t grp,
-                                                         int64_t tile)
-{
-    se_span s = se_span_of(p, grp, tile);
-    return p->seg_log2 != SE_TILE_LOG2 || s.slo != 0 || (s.shi & 3u) != 0;
-}
-
 /* Whether float4 q of a span's frame lies wholly in [lo, hi). */
 static __device__ __forceinline__ int se_q_in(unsigned q, unsigned lo, unsigned hi)
 {
@@ -398,7 +378,7 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
     se_span s = se_span_of(p, grp, tile);
     const float *xb = p->x + s.off;
     float ss = 0.0f, mx = -INFINITY;
-    if (SE_TILE_FIXED_SEG && p->seg_log2 == SE_TILE_LOG2) {
+    if (p->seg_log2 == SE_TILE_LOG2) {
         /* One piece over the whole block (a row of at least 4 T_threads
          * elements, or its tile): the same code with the segment a
          * compile-time constant, so the loop strides by a constant and
@@ -519,7 +499,7 @@ static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_
     se_span s = se_span_of(p, grp, tile);
     const float *xb = p->x + s.off;
     float acc = 0.0f, unused = 0.0f;
-    if (SE_TILE_FIXED_SEG && p->seg_log2 == SE_TILE_LOG2) { /* one piece, a constant segment: as se_tile_a */
+    if (p->seg_log2 == SE_TILE_LOG2) { /* one piece, a constant segment: as se_tile_a */
         acc = se_piece_c(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, rs);
         se_seg_reduce(&acc, &unused, SE_TILE_THREADS, red, 0);
         if (threadIdx.x == 0)
