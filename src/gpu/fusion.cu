@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
     cg::grid_group grid = cg::this_grid();
     int64_t mine = blockIdx.x < p.tile_tasks ? (p.tile_tasks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
 
-    se_taskgeom g = se_taskgeom_make(p.rows, p.cols, p.tile);
+    se_taskgeom g = se_gpu_geom(&p);
     const int traced = p.trace.rec != NULL;
     uint64_t t0 = 0;
 
@@ -81,18 +81,21 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
         cached = mine;
     for (int64_t k = 0; k < cached; k++) {
         int64_t id = blockIdx.x + k * gridDim.x;
-        se_tile_prefetch(&p, id / p.tiles_per_row, id % p.tiles_per_row,
+        int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
+        se_tile_prefetch(&p, grp, tile,
                          se_tile_slot(&p, cache, cache_elems, k));
     }
     for (int64_t k = 0; k < mine; k++) {
         int64_t id = blockIdx.x + k * gridDim.x;
+        int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
         if (traced)
             t0 = se_now_ns();
         if (k < cached) {
             se_tile_prefetch_wait((int)(cached - 1 - k));
-            __syncthreads();
+            if (se_slot_read_across(&p, grp, tile))
+                __syncthreads();
         }
-        se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
+        se_tile_a(&p, grp, tile, red,
                   se_tile_slot(&p, cache, cache_elems, k));
         if (traced)
             se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
@@ -102,10 +105,11 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
     grid.sync();
     for (int64_t k = mine - 1; k >= 0; k--) {
         int64_t id = blockIdx.x + k * gridDim.x;
+        int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
         if (traced)
             t0 = se_now_ns();
-        se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
-                  se_tile_slot(&p, cache, cache_elems, k), se_group_sm(&p, id / p.tiles_per_row));
+        se_tile_c(&p, grp, tile, red,
+                  se_tile_slot(&p, cache, cache_elems, k), se_group_sm(&p, grp));
         if (traced)
             se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
     }
@@ -114,10 +118,11 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_c
     grid.sync();
     for (int64_t k = mine - 1; k >= 0; k--) {
         int64_t id = blockIdx.x + k * gridDim.x;
+        int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
         if (traced)
             t0 = se_now_ns();
-        se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row,
-                  se_tile_slot(&p, cache, cache_elems, k), se_group_sml(&p, id / p.tiles_per_row));
+        se_tile_e(&p, grp, tile,
+                  se_tile_slot(&p, cache, cache_elems, k), se_group_sml(&p, grp));
         if (traced)
             se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
     }

@@ -46,6 +46,8 @@
 #include <cooperative_groups.h>
 
 #include "gpu/coop.h"
+/* one copy of phases A and C: both would spill at 40 registers (tile_ops.cuh) */
+#define SE_TILE_FIXED_SEG 0
 #include "gpu/tile_ops.cuh"
 
 #include "gpu/se_cuda.h"
@@ -153,7 +155,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
     __shared__ int s_last;
     extern __shared__ float4 se_mk_cache4[];
     float *cache = (float *)se_mk_cache4;
-    se_taskgeom g = se_taskgeom_make(p->rows, p->cols, p->tile);
+    se_taskgeom g = se_gpu_geom(p);
     /* 32-bit unit arithmetic (64-bit division is a call): every task id,
      * and so every unit and tile number, fits in an int32 (taskgraph.h);
      * se_mk_unit_start keeps the products below n. */
@@ -182,7 +184,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
                 t0 = se_now_ns();
             if (m < cached) {
                 se_tile_prefetch_wait((int)(cached - 1 - m));
-                __syncthreads(); /* A reads the slot by rows, not as copied */
+                if (se_slot_read_across(p, grp, tile)) /* A reads it as not copied */
+                    __syncthreads();
             }
             se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m));
             if (traced)

@@ -37,7 +37,7 @@ static __device__ __forceinline__ void se_pdl_begin(void)
 static __device__ __forceinline__ int64_t se_id(const se_gpu_problem *p, int phase, int64_t grp,
                                                 int64_t tile)
 {
-    se_taskgeom g = se_taskgeom_make(p->rows, p->cols, p->tile);
+    se_taskgeom g = se_gpu_geom(p);
     return se_task_id(&g, phase, grp, tile);
 }
 
@@ -46,10 +46,11 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_con
     se_pdl_begin();
     __shared__ float red[2 * SE_TILE_WARPS];
     int64_t id = blockIdx.x;
+    int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE);
+    se_tile_a(&p, grp, tile, red, SE_NO_CACHE);
     if (p.trace.rec)
-        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_A, grp, tile), t0);
 }
 
 /* Phases B and D: a warp per group where a group is a row split over
@@ -86,11 +87,12 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_con
     se_pdl_begin();
     __shared__ float red[2 * SE_TILE_WARPS];
     int64_t id = blockIdx.x;
+    int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE,
-              se_group_sm(&p, id / p.tiles_per_row));
+    se_tile_c(&p, grp, tile, red, SE_NO_CACHE,
+              se_group_sm(&p, grp));
     if (p.trace.rec)
-        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_C, grp, tile), t0);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_d(const __grid_constant__ se_gpu_problem p)
@@ -103,11 +105,12 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_con
 {
     se_pdl_begin();
     int64_t id = blockIdx.x;
+    int64_t grp = se_task_grp(&p, id), tile = se_task_tile(&p, id);
     uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row, SE_NO_CACHE,
-              se_group_sml(&p, id / p.tiles_per_row));
+    se_tile_e(&p, grp, tile, SE_NO_CACHE,
+              se_group_sml(&p, grp));
     if (p.trace.rec)
-        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_E, grp, tile), t0);
 }
 
 /* Blocks of the B and D launches (se_phase_row). */

@@ -34,11 +34,50 @@
 /* log2 of SE_TILE_THREADS: p->seg_log2 is this where one piece takes the
  * whole block (se_tile_seg: then the group is one row). */
 #define SE_TILE_LOG2 8
+/* Whether se_tile_a and se_tile_c take their constant-segment copy where one
+ * piece takes the whole block (1 unless the including file says 0: the
+ * megakernel, whose 40 registers spill with both copies inlined). */
+#ifndef SE_TILE_FIXED_SEG
+#define SE_TILE_FIXED_SEG 1
+#endif
 static_assert((1 << SE_TILE_LOG2) == SE_TILE_THREADS, "SE_TILE_LOG2 is not log2 of SE_TILE_THREADS");
 
 /* A packed group's rows get a thread each (se_packed_row_task) and a
  * segment each in one pass (se_tile_a, se_tile_c). */
 static_assert(SE_MAX_GROUP_ROWS <= SE_TILE_THREADS, "a group has more rows than a tile's threads");
+
+/* The task graph of the problem as the host made it (se_case_alloc filled
+ * p from se_taskgeom_make): read from p's fields, so a kernel pays no
+ * 64-bit division for it (se_taskgeom_make divides three times; with its
+ * callers' 64-bit splits of a task id they made fusion 1.5 us slower on
+ * the launch-bound shapes, docs/PERFORMANCE.md, version 20). */
+static __device__ __forceinline__ se_taskgeom se_gpu_geom(const se_gpu_problem *p)
+{
+    se_taskgeom g;
+    g.rows = p->rows;
+    g.cols = p->cols;
+    g.tile = p->tile;
+    g.version = SE_TASKGRAPH_VERSION;
+    g.group = p->group;
+    g.groups = p->groups;
+    g.tiles_per_row = p->tiles_per_row;
+    g.tile_tasks = p->tile_tasks;
+    g.partials = p->rows * p->tiles_per_row;
+    g.total = p->total_tasks;
+    return g;
+}
+
+/* Tile task id's group and tile: no division where a group is one tile
+ * (every shape of rows up to T columns, packed or not). */
+static __device__ __forceinline__ int64_t se_task_grp(const se_gpu_problem *p, int64_t id)
+{
+    return p->tiles_per_row == 1 ? id : id / p->tiles_per_row;
+}
+
+static __device__ __forceinline__ int64_t se_task_tile(const se_gpu_problem *p, int64_t id)
+{
+    return p->tiles_per_row == 1 ? 0 : id % p->tiles_per_row;
+}
 
 /* Tracing: one thread of the task reads the global timer when the task
  * starts and appends a record when it ends. Untraced runs (trace.rec NULL)
@@ -229,6 +268,20 @@ static __device__ __forceinline__ void se_cp_async_wait_all(void)
     asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
+/* Whether phase A reads any element of tile (grp, tile)'s slot on another
+ * thread than the one whose cp.async copied it (se_tile_prefetch), so that
+ * the block must synchronize after the copy lands: a packed slot (read by
+ * rows), or a tile not on 16-byte boundaries at both ends (its float4s read
+ * one lane along, its head and tail by lanes 0 to 5). An aligned tile over
+ * the whole block is read float4 q by thread q mod SE_TILE_THREADS, as
+ * copied: its own cp.async.wait_group suffices. Uniform over the block. */
+static __device__ __forceinline__ int se_slot_read_across(const se_gpu_problem *p, int64_t grp,
+                                                         int64_t tile)
+{
+    se_span s = se_span_of(p, grp, tile);
+    return p->seg_log2 != SE_TILE_LOG2 || s.slo != 0 || (s.shi & 3u) != 0;
+}
+
 /* Whether float4 q of a span's frame lies wholly in [lo, hi). */
 static __device__ __forceinline__ int se_q_in(unsigned q, unsigned lo, unsigned hi)
 {
@@ -378,7 +431,7 @@ static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_
     se_span s = se_span_of(p, grp, tile);
     const float *xb = p->x + s.off;
     float ss = 0.0f, mx = -INFINITY;
-    if (p->seg_log2 == SE_TILE_LOG2) {
+    if (SE_TILE_FIXED_SEG && p->seg_log2 == SE_TILE_LOG2) {
         /* One piece over the whole block (a row of at least 4 T_threads
          * elements, or its tile): the same code with the segment a
          * compile-time constant, so the loop strides by a constant and
@@ -499,7 +552,7 @@ static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_
     se_span s = se_span_of(p, grp, tile);
     const float *xb = p->x + s.off;
     float acc = 0.0f, unused = 0.0f;
-    if (p->seg_log2 == SE_TILE_LOG2) { /* one piece, a constant segment: as se_tile_a */
+    if (SE_TILE_FIXED_SEG && p->seg_log2 == SE_TILE_LOG2) { /* one piece, a constant segment: as se_tile_a */
         acc = se_piece_c(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, rs);
         se_seg_reduce(&acc, &unused, SE_TILE_THREADS, red, 0);
         if (threadIdx.x == 0)
