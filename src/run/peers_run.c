@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bundle/fsutil.h"
@@ -246,6 +247,17 @@ static void show_log(const char *path)
     fclose(f);
 }
 
+/* Ends what is left of the script's process group once the script has
+ * exited: its workers get SIGTERM, 200 ms, then SIGKILL. */
+static void end_group(pid_t pgid)
+{
+    if (kill(-pgid, SIGTERM) != 0)
+        return; /* none left */
+    for (int i = 0; i < 20 && kill(-pgid, 0) == 0; i++)
+        nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    kill(-pgid, SIGKILL);
+}
+
 /* Runs python SCRIPT IN OUT --device N [--quiet]; *status is its exit
  * status (128 + signal when a signal ended it), -1 if it could not start. */
 static se_status spawn_script(se_peers_run *pr, const char *in, const char *out,
@@ -268,10 +280,19 @@ static se_status spawn_script(se_peers_run *pr, const char *in, const char *out,
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    /* Its own process group: torch.compile's and the JIT peers' compile
+     * workers are the script's children, and outlive it when it is ended
+     * (a run stopped by `timeout` on the H200 left them on the GPU, and
+     * the runs after it timed out, docs/PERFORMANCE.md, version 20). */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
     pid_t pid;
     fflush(stderr);
-    int rc = posix_spawnp(&pid, pr->o.python, &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, pr->o.python, &fa, &at, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     *status = -1;
     if (rc != 0) {
         skip(pr, "python '%s' cannot be run: %s", pr->o.python, strerror(rc));
@@ -286,10 +307,11 @@ static se_status spawn_script(se_peers_run *pr, const char *in, const char *out,
             return se_fail(err, SE_ERR_IO, "waiting for the peers script failed: %s",
                            strerror(errno));
         if (se_rundir_interrupted() && !stopped) {
-            kill(pid, SIGTERM);
+            kill(-pid, SIGTERM); /* the script and its workers */
             stopped = 1;
         }
     }
+    end_group(pid);
     if (se_rundir_interrupted())
         return se_fail(err, SE_ERR_IO, "interrupted while the peers script ran");
     *status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + (WIFSIGNALED(wst) ? WTERMSIG(wst) : 0);

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "bundle/fsutil.h"
@@ -275,6 +277,59 @@ static void test_no_torch_skips_with_the_scripts_reason(void **state)
     assert_int_equal(json_integer_value(json_object_get(f->peers, "script_exit_status")), 3);
 }
 
+/* Whether process pid has ended (gone, or a zombie its new parent has not
+ * reaped yet). */
+static int process_ended(long pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *close_paren = strrchr(buf, ')'); /* the name may hold spaces */
+    return close_paren && close_paren[1] == ' ' && (close_paren[2] == 'Z' || close_paren[2] == 'X');
+}
+
+/* A worker the script started (as torch.compile starts its compile
+ * workers) does not outlive the script: the harness ends the script's
+ * process group once the script exits. */
+static void test_the_scripts_workers_do_not_outlive_it(void **state)
+{
+    fixture *f = *state;
+    if (!have_python())
+        skip();
+    char script[320], pidfile[320];
+    snprintf(script, sizeof script, "%s/worker_script.py", f->runs);
+    snprintf(pidfile, sizeof pidfile, "%s/worker.pid", f->runs);
+    FILE *o = fopen(script, "w");
+    assert_non_null(o);
+    fprintf(o, "import subprocess, sys\n"
+               "w = subprocess.Popen(['sleep', '300'], stdin=subprocess.DEVNULL,\n"
+               "                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+               "open('%s', 'w').write(str(w.pid))\n"
+               "print('peers.py: a worker left running (test)', file=sys.stderr)\n"
+               "sys.exit(3)\n", pidfile);
+    assert_int_equal(fclose(o), 0);
+    begin(f, "python3", script, NULL);
+    add_shapes(f);
+    measure_and_write(f);
+    assert_skipped(f, "a worker left running (test)");
+    FILE *pf = fopen(pidfile, "r");
+    assert_non_null(pf);
+    long pid = 0;
+    assert_int_equal(fscanf(pf, "%ld", &pid), 1);
+    fclose(pf);
+    assert_true(pid > 1);
+    int ended = process_ended(pid);
+    if (!ended)
+        kill((pid_t)pid, SIGKILL);
+    if (!ended)
+        fail_msg("the script's worker %ld still runs after the script exited", pid);
+}
+
 /* Every (shape, peer) ran, passed and verifies; each edit is caught. */
 static void test_fake_torch_run_verifies_and_edits_are_caught(void **state)
 {
@@ -448,6 +503,7 @@ int main(void)
         T(test_missing_script_skips_saying_so),
         T(test_missing_python_skips_saying_so),
         T(test_no_torch_skips_with_the_scripts_reason),
+        T(test_the_scripts_workers_do_not_outlive_it),
         T(test_fake_torch_run_verifies_and_edits_are_caught),
         T(test_wrong_output_is_a_failed_peer),
         T(test_compile_error_is_an_errored_peer),
