@@ -48,9 +48,8 @@ static_assert(SE_MAX_GROUP_ROWS <= SE_TILE_THREADS, "a group has more rows than 
 
 /* The task graph of the problem as the host made it (se_case_alloc filled
  * p from se_taskgeom_make): read from p's fields, so a kernel pays no
- * 64-bit division for it (se_taskgeom_make divides three times; with its
- * callers' 64-bit splits of a task id they made fusion 1.5 us slower on
- * the launch-bound shapes, docs/PERFORMANCE.md, version 20). */
+ * 64-bit division for it (se_taskgeom_make divides three times in every
+ * thread; docs/PERFORMANCE.md, version 20). */
 static __device__ __forceinline__ se_taskgeom se_gpu_geom(const se_gpu_problem *p)
 {
     se_taskgeom g;

@@ -323,11 +323,10 @@ static void test_the_scripts_workers_do_not_outlive_it(void **state)
     assert_int_equal(fscanf(pf, "%ld", &pid), 1);
     fclose(pf);
     assert_true(pid > 1);
-    int ended = process_ended(pid);
-    if (!ended)
+    if (!process_ended(pid)) {
         kill((pid_t)pid, SIGKILL);
-    if (!ended)
         fail_msg("the script's worker %ld still runs after the script exited", pid);
+    }
 }
 
 /* Every (shape, peer) ran, passed and verifies; each edit is caught. */
