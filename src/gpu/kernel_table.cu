@@ -14,6 +14,11 @@ __global__ void se_k_phase_b(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_c(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_d(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_e(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_phase_a_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_phase_b_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_phase_c_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_phase_d_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_phase_e_packed(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
                               se_trace_buf trace);
 __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps, int vec4,
@@ -78,18 +83,38 @@ __global__ void se_k_block_until(const volatile int *release, int *timed_out,
 
 extern "C" size_t se_gpu_kernel_table(const se_kernel_entry **table)
 {
-    static se_kernel_entry entries[64];
+    static se_kernel_entry entries[96];
     static size_t n = 0;
     if (n == 0) {
         se_kernel_entry e[] = {
-            {"se_k_phase_a", (const void *)se_k_phase_a, SE_TILE_THREADS, "stream, graph"},
-            {"se_k_phase_b", (const void *)se_k_phase_b, SE_TILE_THREADS, "stream, graph"},
-            {"se_k_phase_c", (const void *)se_k_phase_c, SE_TILE_THREADS, "stream, graph"},
-            {"se_k_phase_d", (const void *)se_k_phase_d, SE_TILE_THREADS, "stream, graph"},
-            {"se_k_phase_e", (const void *)se_k_phase_e, SE_TILE_THREADS, "stream, graph"},
-            {"se_k_fusion", se_fusion_kernel(), SE_TILE_THREADS, "fusion, fusion-graph"},
-            {"se_k_megakernel", se_megakernel_kernel(), SE_TILE_THREADS,
-             "megakernel, megakernel-graph"},
+            {"se_k_phase_a", (const void *)se_k_phase_a, SE_TILE_THREADS,
+             "stream, graph: groups of one row"},
+            {"se_k_phase_b", (const void *)se_k_phase_b, SE_TILE_THREADS,
+             "stream, graph: groups of one row"},
+            {"se_k_phase_c", (const void *)se_k_phase_c, SE_TILE_THREADS,
+             "stream, graph: groups of one row"},
+            {"se_k_phase_d", (const void *)se_k_phase_d, SE_TILE_THREADS,
+             "stream, graph: groups of one row"},
+            {"se_k_phase_e", (const void *)se_k_phase_e, SE_TILE_THREADS,
+             "stream, graph: groups of one row"},
+            {"se_k_phase_a_packed", (const void *)se_k_phase_a_packed, SE_TILE_THREADS,
+             "stream, graph: packed rows"},
+            {"se_k_phase_b_packed", (const void *)se_k_phase_b_packed, SE_TILE_THREADS,
+             "stream, graph: packed rows"},
+            {"se_k_phase_c_packed", (const void *)se_k_phase_c_packed, SE_TILE_THREADS,
+             "stream, graph: packed rows"},
+            {"se_k_phase_d_packed", (const void *)se_k_phase_d_packed, SE_TILE_THREADS,
+             "stream, graph: packed rows"},
+            {"se_k_phase_e_packed", (const void *)se_k_phase_e_packed, SE_TILE_THREADS,
+             "stream, graph: packed rows"},
+            {"se_k_fusion", se_fusion_kernel(SE_TG_ROWS), SE_TILE_THREADS,
+             "fusion, fusion-graph: groups of one row"},
+            {"se_k_fusion_packed", se_fusion_kernel(SE_TG_PACKED), SE_TILE_THREADS,
+             "fusion, fusion-graph: packed rows"},
+            {"se_k_megakernel", se_megakernel_kernel(SE_TG_ROWS), SE_TILE_THREADS,
+             "megakernel, megakernel-graph: groups of one row"},
+            {"se_k_megakernel_packed", se_megakernel_kernel(SE_TG_PACKED), SE_TILE_THREADS,
+             "megakernel, megakernel-graph: packed rows"},
             {"se_k_megakernel_init", se_megakernel_init_kernel(), SE_TILE_THREADS,
              "control: the megakernel's initialization alone"},
             {"se_k_rowblock", (const void *)se_k_rowblock, 1024,

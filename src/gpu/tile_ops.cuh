@@ -27,19 +27,14 @@
 
 #include <math.h>
 
+#include "gpu/coop.h"
 #include "gpu/kernels.h"
 #include "model/taskgraph.h"
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
-/* log2 of SE_TILE_THREADS: p->seg_log2 is this where one piece takes the
- * whole block (se_tile_seg: then the group is one row). */
+/* log2 of SE_TILE_THREADS: p->seg_log2 is this exactly where a group is
+ * one row (se_tile_seg: one piece over the whole block). */
 #define SE_TILE_LOG2 8
-/* Whether se_tile_a and se_tile_c take their constant-segment copy where one
- * piece takes the whole block (1 unless the including file says 0: the
- * megakernel, whose 40 registers spill with both copies inlined). */
-#ifndef SE_TILE_FIXED_SEG
-#define SE_TILE_FIXED_SEG 1
-#endif
 static_assert((1 << SE_TILE_LOG2) == SE_TILE_THREADS, "SE_TILE_LOG2 is not log2 of SE_TILE_THREADS");
 
 /* A packed group's rows get a thread each (se_packed_row_task) and a
@@ -214,11 +209,11 @@ typedef struct se_span {
 } se_span;
 
 static __device__ __forceinline__ se_span se_span_of(const se_gpu_problem *p, int64_t grp,
-                                                     int64_t tile)
+                                                     int64_t tile, int tg)
 {
     se_span s;
     int64_t lo, len;
-    if (p->group > 1) {
+    if (tg == SE_TG_PACKED) {
         int64_t rest;
         s.row0 = grp * p->group;
         rest = p->rows - s.row0;
@@ -275,10 +270,10 @@ static __device__ __forceinline__ void se_cp_async_wait_all(void)
  * the whole block is read float4 q by thread q mod SE_TILE_THREADS, as
  * copied: its own cp.async.wait_group suffices. Uniform over the block. */
 static __device__ __forceinline__ int se_slot_read_across(const se_gpu_problem *p, int64_t grp,
-                                                         int64_t tile)
+                                                         int64_t tile, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
-    return p->seg_log2 != SE_TILE_LOG2 || s.slo != 0 || (s.shi & 3u) != 0;
+    se_span s = se_span_of(p, grp, tile, tg);
+    return tg == SE_TG_PACKED || s.slo != 0 || (s.shi & 3u) != 0;
 }
 
 /* Whether float4 q of a span's frame lies wholly in [lo, hi). */
@@ -295,9 +290,9 @@ static __device__ __forceinline__ int se_q_in(unsigned q, unsigned lo, unsigned 
  * read it last. Phase A reads the slot with another mapping: the caller
  * waits (se_tile_prefetch_wait) and synchronizes the block first. */
 static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p, int64_t grp,
-                                                        int64_t tile, se_tile_cache c)
+                                                        int64_t tile, se_tile_cache c, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
     for (unsigned q = threadIdx.x; 4 * q < s.shi && 4 * q < c.n; q += SE_TILE_THREADS) {
         if (se_q_in(q, s.slo, s.shi)) {
@@ -425,17 +420,17 @@ static __device__ __forceinline__ void se_piece_a(const float *xb, se_tile_cache
  * (p->seg_log2: segments of S threads, one piece each, all in one pass: a
  * group has at most SE_TILE_THREADS rows, taskgraph.h). */
 static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t grp,
-                                                 int64_t tile, float *red, se_tile_cache c)
+                                                 int64_t tile, float *red, se_tile_cache c,
+                                                 int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
     float ss = 0.0f, mx = -INFINITY;
-    if (SE_TILE_FIXED_SEG && p->seg_log2 == SE_TILE_LOG2) {
-        /* One piece over the whole block (a row of at least 4 T_threads
-         * elements, or its tile): the same code with the segment a
-         * compile-time constant, so the loop strides by a constant and
-         * unrolls with its loads batched (the runtime stride cost phase A
-         * 12 % on 4096x4096, docs/PERFORMANCE.md, version 19). */
+    if (tg == SE_TG_ROWS) {
+        /* One piece over the whole block (a row, or a row's tile): the
+         * segment is a compile-time constant, so the loop strides by a
+         * constant and unrolls with its loads batched (the runtime stride
+         * cost phase A 12 % on 4096x4096, docs/PERFORMANCE.md, version 19). */
         se_piece_a(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, &ss, &mx);
         se_seg_reduce(&ss, &mx, SE_TILE_THREADS, red, 1);
         if (threadIdx.x == 0) {
@@ -546,12 +541,12 @@ static __device__ __forceinline__ float se_piece_c(const float *xb, se_tile_cach
  * packed tile loads each row's own. */
 static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_t grp,
                                                  int64_t tile, float *red, se_tile_cache c,
-                                                 se_row_stats rs)
+                                                 se_row_stats rs, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
     float acc = 0.0f, unused = 0.0f;
-    if (SE_TILE_FIXED_SEG && p->seg_log2 == SE_TILE_LOG2) { /* one piece, a constant segment: as se_tile_a */
+    if (tg == SE_TG_ROWS) { /* one piece, a constant segment: as se_tile_a */
         acc = se_piece_c(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, rs);
         se_seg_reduce(&acc, &unused, SE_TILE_THREADS, red, 0);
         if (threadIdx.x == 0)
@@ -562,7 +557,7 @@ static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_
     const unsigned k = threadIdx.x >> p->seg_log2;
     if (k < s.nrows)
         acc = se_piece_c(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S,
-                         p->group > 1 ? se_row_sm(p, s.row0 + k) : rs);
+                         se_row_sm(p, s.row0 + k));
     se_seg_reduce(&acc, &unused, S, red, 0);
     if (k < s.nrows && lane == 0)
         p->part_l[s.part0 + k] = acc;
@@ -584,12 +579,12 @@ static __device__ __forceinline__ float se_e1(const float *xb, se_tile_cache c, 
  * finds its elements' rows (a row boundary may fall inside it). */
 static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_t grp,
                                                  int64_t tile, se_tile_cache c,
-                                                 se_row_stats rs)
+                                                 se_row_stats rs, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
     float *yb = p->y + s.off;
-    if (p->group == 1) {
+    if (tg == SE_TG_ROWS) {
         /* The whole float4s [qf, qe) in a loop with nothing but them (a
          * per-iteration test for the span's ends cost phase E its batched
          * stores), then the head float4 (q = 0: slo < 4) and the tail one
@@ -750,9 +745,9 @@ static __device__ __forceinline__ void se_packed_row_task(const se_gpu_problem *
  * where it is packed. The caller synchronizes before it publishes the
  * results. */
 static __device__ __forceinline__ void se_group_task_block(const se_gpu_problem *p, int64_t grp,
-                                                           int phase)
+                                                           int phase, int tg)
 {
-    if (p->group > 1) {
+    if (tg == SE_TG_PACKED) {
         se_packed_row_task(p, grp, phase);
     } else if (threadIdx.x < 32) {
         if (phase == SE_PHASE_B)
