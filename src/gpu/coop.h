@@ -14,7 +14,7 @@
  * SE_TG_PACKED, several rows a group (p->group > 1). Every tiled kernel is
  * compiled once for each and the host launches the one of the problem
  * (se_tg_of), so each copy holds only its own paths: with both inlined,
- * se_k_fusion's code grew from 64 to 96 KB and its launch-bound shapes
+ * se_k_fusion's code grew from 62 to 96 KiB and its launch-bound shapes
  * waited on instruction fetch (docs/PERFORMANCE.md, versions 20 and 21). */
 #define SE_TG_ROWS 0
 #define SE_TG_PACKED 1
