@@ -41,19 +41,6 @@
 #define SE_RB_SPAN_VMAX 16 /* values a lane, at most (512 columns, 32 lanes) */
 #define SE_RB_SPAN_PAD(i) ((i) + (((i) >> 5) << 2))
 #define SE_RB_SPAN_SMEM (SE_RB_SPAN_PAD(SE_RB_SPAN + 8) + 4)
-/* The spans' grid: about this many spans a warp (each one's loads in
- * flight while the one before is computed), and at least this many blocks
- * an SM (16 warps, 64 KiB of loads in flight an SM), where the shape has
- * that many spans. */
-#define SE_RB_SPAN_PER_WARP 4
-#ifndef SE_RB_SPAN_MIN_BLOCKS
-#define SE_RB_SPAN_MIN_BLOCKS 2
-#endif
-/* Blocks an SM the span kernels' registers must allow (ptxas: at most 80
- * registers a thread for 3 blocks of 256 threads). */
-#ifndef SE_RB_SPAN_BLOCKS_SM
-#define SE_RB_SPAN_BLOCKS_SM 3
-#endif
 
 /* Rows a span holds: as many whole rows as SE_RB_SPAN floats take. */
 static __host__ __device__ __forceinline__ int se_rb_span_rows(int cols)
@@ -119,156 +106,113 @@ static __device__ __forceinline__ float se_rb_group_softmax(float *v, unsigned v
     return __frcp_rn(l);
 }
 
-/* Span w's geometry: rows [w R, w R + nr) of `rows`, R = se_rb_span_rows,
- * elements [s, e) of x; with `vec`, its float4 chunks in x's 16-byte frame
- * start at element a0 (span element 0 is chunk element `lead`), nch of
- * them. */
-typedef struct {
-    int64_t r0, s, e, a0;
-    int nr, lead, nch;
-} se_rb_span_geom;
-
-static __device__ __forceinline__ se_rb_span_geom se_rb_span_at(int64_t w, int64_t rows, int cols,
-                                                                int vec)
-{
-    se_rb_span_geom g;
-    const int R = se_rb_span_rows(cols);
-    g.r0 = w * R;
-    g.nr = (int)(rows - g.r0 < R ? rows - g.r0 : R);
-    g.s = g.r0 * cols;
-    g.e = g.s + (int64_t)g.nr * cols;
-    g.a0 = vec ? g.s & ~(int64_t)3 : g.s;
-    g.lead = (int)(g.s - g.a0);
-    g.nch = vec ? (int)((g.e - g.a0 + 3) >> 2) : 0;
-    return g;
-}
-
-/* A span's float4 chunks into registers (a chunk past the end of x element
- * by element): issued together, used later. */
-static __device__ __forceinline__ void se_rb_span_load(float4 *c, const float *x, int64_t total,
-                                                       const se_rb_span_geom *sg, int lane)
-{
-#pragma unroll
-    for (int k = 0; k < SE_RB_SPAN_CH; k++) {
-        int q = lane + k * 32;
-        int64_t g = sg->a0 + 4 * (int64_t)q;
-        if (q < sg->nch && g + 3 < total) {
-            c[k] = __ldg((const float4 *)(x + g));
-        } else if (q < sg->nch) {
-            c[k].x = x[g];
-            c[k].y = g + 1 < total ? x[g + 1] : 0.0f;
-            c[k].z = g + 2 < total ? x[g + 2] : 0.0f;
-            c[k].w = 0.0f;
-        }
-    }
-}
-
-/* The spans of warp w (w = blockIdx.x SE_RB_SPAN_WARPS + the warp in its
- * block), w, w + W, w + 2 W, ... for the grid's W warps: each span's
- * float4 chunks land in the warp's shared memory, and the next span's
- * loads are issued at once, so they are in flight while this span is
- * computed and stored (the double-buffered span of docs/PERFORMANCE.md,
- * version 22: one span in flight a warp left 7 and 37 columns at 0.65 to
- * 0.73 of copy, version 18). Each group of G lanes takes rows of the span
- * in turn, and the warp stores the span back as float4, the chunks that
- * straddle its ends element by element (a neighbour span owns their other
- * elements). `vec` = 0 when x or y is not 16-byte aligned (every element
- * alone, no prefetch). */
+/* Warp w's span (w = blockIdx.x SE_RB_SPAN_WARPS + the warp in its block):
+ * rows [w R, w R + R) of `rows`, R = se_rb_span_rows. Loads: the span's
+ * float4 chunks in x's 16-byte frame, all issued before any is stored to
+ * the warp's shared memory (a chunk past the end of x element by element);
+ * `vec` = 0 when x or y is not 16-byte aligned (every element alone). Then
+ * each group of G lanes takes rows of the span in turn, and the warp
+ * stores the span back as float4, the chunks that straddle its ends
+ * element by element (a neighbour span owns their other elements). */
 static __device__ __forceinline__ void se_rb_span_body(const float *x, float *y, int64_t rows,
                                                        int cols, double eps, int vec,
                                                        se_trace_buf trace, const int G,
                                                        const int V)
 {
     __shared__ __align__(16) float smem[SE_RB_SPAN_WARPS][SE_RB_SPAN_SMEM];
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
     const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     float *sm = smem[wib];
     const int R = se_rb_span_rows(cols);
-    const int64_t spans = (rows + R - 1) / R, total = rows * (int64_t)cols;
-    const int64_t stride = (int64_t)gridDim.x * SE_RB_SPAN_WARPS;
-    int64_t w = (int64_t)blockIdx.x * SE_RB_SPAN_WARPS + wib;
-    if (w >= spans)
+    const int64_t r0 = ((int64_t)blockIdx.x * SE_RB_SPAN_WARPS + wib) * R;
+    if (r0 >= rows)
         return; /* the whole warp: it shares nothing with the others */
-    se_rb_span_geom sg = se_rb_span_at(w, rows, cols, vec);
-    float4 c[SE_RB_SPAN_CH];
-    if (vec)
-        se_rb_span_load(c, x, total, &sg, lane);
-    for (;;) { /* uniform per warp */
-        uint64_t t0 = trace.rec ? se_now_ns() : 0;
-        if (vec) {
-#pragma unroll
-            for (int k = 0; k < SE_RB_SPAN_CH; k++) {
-                int q = lane + k * 32;
-                if (q < sg.nch)
-                    *(float4 *)&sm[SE_RB_SPAN_PAD(4 * q)] = c[k];
-            }
-        } else {
-            for (int i = lane; i < sg.nr * cols; i += 32)
-                sm[SE_RB_SPAN_PAD(i)] = x[sg.s + i];
-        }
-        __syncwarp();
-        const int64_t next = w + stride;
-        if (vec && next < spans) {
-            se_rb_span_geom ng = se_rb_span_at(next, rows, cols, vec);
-            se_rb_span_load(c, x, total, &ng, lane);
-        }
+    const int nr = (int)(rows - r0 < R ? rows - r0 : R);
+    const int64_t s = r0 * cols, e = s + (int64_t)nr * cols, total = rows * (int64_t)cols;
+    const int64_t a0 = vec ? s & ~(int64_t)3 : s; /* first chunk's first element */
+    const int lead = (int)(s - a0);                 /* span element 0 is sm[PAD(lead)] */
+    const int nch = vec ? (int)((e - a0 + 3) >> 2) : 0;
 
-        const int j = lane % G, group = lane / G, groups = 32 / G;
-        for (int base = 0; base < sg.nr; base += groups) {
-            const int r = base + group;
-            const int off = (vec ? sg.lead : 0) + (r < sg.nr ? r : 0) * cols;
-            float v[SE_RB_SPAN_VMAX];
-            unsigned valid = 0;
+    if (vec) {
+        float4 c[SE_RB_SPAN_CH];
+#pragma unroll
+        for (int k = 0; k < SE_RB_SPAN_CH; k++) {
+            int q = lane + k * 32;
+            int64_t g = a0 + 4 * (int64_t)q;
+            if (q < nch && g + 3 < total) {
+                c[k] = __ldg((const float4 *)(x + g));
+            } else if (q < nch) {
+                c[k].x = x[g];
+                c[k].y = g + 1 < total ? x[g + 1] : 0.0f;
+                c[k].z = g + 2 < total ? x[g + 2] : 0.0f;
+                c[k].w = 0.0f;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < SE_RB_SPAN_CH; k++) {
+            int q = lane + k * 32;
+            if (q < nch)
+                *(float4 *)&sm[SE_RB_SPAN_PAD(4 * q)] = c[k];
+        }
+    } else {
+        for (int i = lane; i < nr * cols; i += 32)
+            sm[SE_RB_SPAN_PAD(i)] = x[s + i];
+    }
+    __syncwarp();
+
+    const int j = lane % G, group = lane / G, groups = 32 / G;
+    for (int base = 0; base < nr; base += groups) { /* uniform per warp */
+        const int r = base + group;
+        const int off = (vec ? lead : 0) + (r < nr ? r : 0) * cols;
+        float v[SE_RB_SPAN_VMAX];
+        unsigned valid = 0;
+#pragma unroll
+        for (int i = 0; i < V; i++) {
+            int c = j + i * G;
+            v[i] = r < nr && c < cols ? sm[SE_RB_SPAN_PAD(off + c)] : 0.0f;
+            valid |= (unsigned)(r < nr && c < cols) << i;
+        }
+        float inv_l = se_rb_group_softmax(v, valid, cols, eps, G, V);
+        if (r < nr) {
 #pragma unroll
             for (int i = 0; i < V; i++) {
-                int cc = j + i * G;
-                v[i] = r < sg.nr && cc < cols ? sm[SE_RB_SPAN_PAD(off + cc)] : 0.0f;
-                valid |= (unsigned)(r < sg.nr && cc < cols) << i;
-            }
-            float inv_l = se_rb_group_softmax(v, valid, cols, eps, G, V);
-            if (r < sg.nr) {
-#pragma unroll
-                for (int i = 0; i < V; i++) {
-                    int cc = j + i * G;
-                    if (cc < cols)
-                        sm[SE_RB_SPAN_PAD(off + cc)] = v[i] * inv_l;
-                }
+                int c = j + i * G;
+                if (c < cols)
+                    sm[SE_RB_SPAN_PAD(off + c)] = v[i] * inv_l;
             }
         }
-        __syncwarp();
+    }
+    __syncwarp();
 
-        if (vec) {
+    if (vec) {
 #pragma unroll
-            for (int k = 0; k < SE_RB_SPAN_CH; k++) {
-                int q = lane + k * 32;
-                int64_t g = sg.a0 + 4 * (int64_t)q;
-                if (q >= sg.nch)
-                    continue;
-                float4 o = *(const float4 *)&sm[SE_RB_SPAN_PAD(4 * q)];
-                if (g >= sg.s && g + 3 < sg.e) {
-                    __stcs((float4 *)(y + g), o);
-                } else {
-                    if (g >= sg.s && g < sg.e)
-                        y[g] = o.x;
-                    if (g + 1 >= sg.s && g + 1 < sg.e)
-                        y[g + 1] = o.y;
-                    if (g + 2 >= sg.s && g + 2 < sg.e)
-                        y[g + 2] = o.z;
-                    if (g + 3 >= sg.s && g + 3 < sg.e)
-                        y[g + 3] = o.w;
-                }
+        for (int k = 0; k < SE_RB_SPAN_CH; k++) {
+            int q = lane + k * 32;
+            int64_t g = a0 + 4 * (int64_t)q;
+            if (q >= nch)
+                continue;
+            float4 c = *(const float4 *)&sm[SE_RB_SPAN_PAD(4 * q)];
+            if (g >= s && g + 3 < e) {
+                __stcs((float4 *)(y + g), c);
+            } else {
+                if (g >= s && g < e)
+                    y[g] = c.x;
+                if (g + 1 >= s && g + 1 < e)
+                    y[g + 1] = c.y;
+                if (g + 2 >= s && g + 2 < e)
+                    y[g + 2] = c.z;
+                if (g + 3 >= s && g + 3 < e)
+                    y[g + 3] = c.w;
             }
-        } else {
-            for (int i = lane; i < sg.nr * cols; i += 32)
-                y[sg.s + i] = sm[SE_RB_SPAN_PAD(i)];
         }
-        if (trace.rec) /* a row ends when its span is stored */
-            for (int r = lane; r < sg.nr; r += 32)
-                se_trace_record(&trace, sg.r0 + r, t0);
-        __syncwarp(); /* every lane's reads of sm before the next span's stores */
-        if (next >= spans)
-            break;
-        w = next;
-        sg = se_rb_span_at(w, rows, cols, vec);
+    } else {
+        for (int i = lane; i < nr * cols; i += 32)
+            y[s + i] = sm[SE_RB_SPAN_PAD(i)];
+    }
+    if (trace.rec) { /* a row ends when its span is stored */
+        __syncwarp();
+        for (int r = lane; r < nr; r += 32)
+            se_trace_record(&trace, r0 + r, t0);
     }
 }
 
@@ -309,9 +253,10 @@ static __device__ __forceinline__ void se_rb_direct_body(const float *x, float *
 /* Each pair of kernels: G lanes a row, at most V values a lane (G V >=
  * cols), staged in spans, and (name_direct) straight from global memory. */
 #define SE_RB_SPAN_KERNEL(name, G, V)                                                          \
-    __global__ void __launch_bounds__(SE_RB_SPAN_THREADS, SE_RB_SPAN_BLOCKS_SM) name(          \
-        const float *x, float *y, int64_t rows, int cols, double eps, int vec,                 \
-        se_trace_buf trace)                                                                    \
+    __global__ void __launch_bounds__(SE_RB_SPAN_THREADS) name(const float *x, float *y,       \
+                                                               int64_t rows, int cols,         \
+                                                               double eps, int vec,            \
+                                                               se_trace_buf trace)             \
     {                                                                                          \
         se_rb_span_body(x, y, rows, cols, eps, vec, trace, G, V);                              \
     }                                                                                          \
@@ -625,24 +570,12 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
         SE_CUDA_LAUNCHED(name);
         return SE_OK;
     }
-    /* The spans' warps loop (se_rb_span_body): SE_RB_SPAN_PER_WARP spans
-     * a warp where that leaves at least SE_RB_SPAN_MIN_BLOCKS blocks an
-     * SM, never more blocks than the SMs hold at once nor more than one
-     * span a warp. */
-    int R = se_rb_span_rows(c), dev, sms, per_sm;
-    SE_CUDA_TRY(cudaGetDevice(&dev));
-    SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    SE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, SE_RB_SPAN_THREADS, 0));
+    int R = se_rb_span_rows(c);
     int64_t spans = (rows + R - 1) / R;
     int64_t blocks = (spans + SE_RB_SPAN_WARPS - 1) / SE_RB_SPAN_WARPS;
-    int64_t want = (spans + SE_RB_SPAN_PER_WARP * SE_RB_SPAN_WARPS - 1) /
-                   (SE_RB_SPAN_PER_WARP * SE_RB_SPAN_WARPS);
-    if (want < (int64_t)SE_RB_SPAN_MIN_BLOCKS * sms)
-        want = (int64_t)SE_RB_SPAN_MIN_BLOCKS * sms;
-    if (per_sm > 0 && want > (int64_t)per_sm * sms)
-        want = (int64_t)per_sm * sms;
-    if (blocks > want)
-        blocks = want;
+    if (blocks > INT32_MAX)
+        return se_fail(err, SE_ERR_LIMIT, "rowblock: %lld rows of %d columns need %lld blocks",
+                       (long long)rows, c, (long long)blocks);
     fn<<<(unsigned)blocks, SE_RB_SPAN_THREADS, 0, stream>>>(x, y, rows, c, eps, vec, trace);
     SE_CUDA_LAUNCHED(name);
     return SE_OK;
