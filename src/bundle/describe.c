@@ -14,13 +14,15 @@
 static const char *const role_names[] = {"tiled", "control", "reference"};
 static const char *const trace_names[] = {"phased", "tasks", "rows", "none"};
 
-json_t *se_describe_json(const se_strategy_table *t)
+json_t *se_describe_json(const se_strategy_table *t, const se_operation *op)
 {
+    char letters[SE_OP_MAX_PHASES + 1];
+    se_operation_letters(op, letters);
     json_t *root = json_object(), *arr = json_array(), *w = json_object(),
            *phases = json_array();
     int failed = !root || !arr || !w || !phases;
-    for (int i = 0; !failed && i < (int)strlen(SE_WORKLOAD_PHASES); i++) {
-        char ph[2] = {SE_WORKLOAD_PHASES[i], '\0'};
+    for (int i = 0; !failed && letters[i]; i++) {
+        char ph[2] = {letters[i], '\0'};
         failed |= json_array_append_new(phases, json_string(ph)) != 0;
     }
     for (int i = 0; !failed && i < t->n; i++) {
@@ -44,7 +46,7 @@ json_t *se_describe_json(const se_strategy_table *t)
         failed |= json_array_append_new(arr, o) != 0;
     }
     if (!failed) {
-        failed |= json_object_set_new(w, "name", json_string(SE_WORKLOAD_NAME)) != 0;
+        failed |= json_object_set_new(w, "name", json_string(op->name)) != 0;
         failed |= json_object_set_new(w, "phases", phases) != 0;
         phases = NULL;
         failed |= json_object_set_new(root, "format", json_string(SE_STRATEGIES_FORMAT)) != 0;
@@ -183,7 +185,8 @@ static se_status parse_entry(const json_t *o, const char *where, size_t i, se_st
     return SE_OK;
 }
 
-static se_status parse_workload(const json_t *root, const char *where, se_err *err)
+static se_status parse_workload(const json_t *root, const char *where,
+                                const se_operation **op, se_err *err)
 {
     json_t *w = json_object_get(root, "workload");
     const char *name = json_string_value(json_object_get(w, "name"));
@@ -191,18 +194,24 @@ static se_status parse_workload(const json_t *root, const char *where, se_err *e
     if (!json_is_object(w) || !name || !json_is_array(phases))
         return se_fail(err, SE_ERR_VALIDATION, "%s: field 'workload': expected an object with "
                        "\"name\" and \"phases\"", where);
-    if (strcmp(name, SE_WORKLOAD_NAME) != 0)
+    *op = se_operation_find(name);
+    if (!*op) {
+        char known[256];
         return se_fail(err, SE_ERR_VALIDATION, "%s: field 'workload.name': '%.60s' is not a "
-                       "workload this program renders (%s)", where, name, SE_WORKLOAD_NAME);
-    size_t n = strlen(SE_WORKLOAD_PHASES);
+                       "workload this program renders (%s)", where, name,
+                       se_operation_names(known, sizeof known));
+    }
+    char letters[SE_OP_MAX_PHASES + 1];
+    se_operation_letters(*op, letters);
+    size_t n = strlen(letters);
     int same = json_array_size(phases) == n;
     for (size_t i = 0; same && i < n; i++) {
         const char *ph = json_string_value(json_array_get(phases, i));
-        same = ph && ph[0] == SE_WORKLOAD_PHASES[i] && ph[1] == '\0';
+        same = ph && ph[0] == letters[i] && ph[1] == '\0';
     }
     if (!same)
         return se_fail(err, SE_ERR_VALIDATION, "%s: field 'workload.phases': expected the "
-                       "phases of %s, %s", where, SE_WORKLOAD_NAME, SE_WORKLOAD_PHASES);
+                       "phases of %s, %s", where, (*op)->name, letters);
     return SE_OK;
 }
 
@@ -222,7 +231,8 @@ se_status se_describe_parse(const json_t *root, const char *where, se_run_strate
         if (!known)
             return se_fail(err, SE_ERR_VALIDATION, "%s: field '%.80s': unknown", where, k);
     }
-    se_status st = parse_workload(root, where, err);
+    const se_operation *op = NULL;
+    se_status st = parse_workload(root, where, &op, err);
     if (st != SE_OK)
         return st;
     json_t *arr = json_object_get(root, "strategies");
@@ -237,6 +247,7 @@ se_status se_describe_parse(const json_t *root, const char *where, se_run_strate
     if (!rs)
         return se_fail(err, SE_ERR_NOMEM, "%s: out of memory", where);
     rs->json = json_incref((json_t *)root);
+    rs->op = op;
     for (size_t i = 0; st == SE_OK && i < n; i++) {
         st = parse_entry(json_array_get(arr, i), where, i, &rs->entries[i], err);
         for (size_t j = 0; st == SE_OK && j < i; j++)

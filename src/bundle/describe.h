@@ -12,30 +12,29 @@
 
 #include <jansson.h>
 
+#include "model/operation.h"
 #include "model/se_common.h"
 #include "model/strategy.h"
 
 #define SE_STRATEGIES_VERSION 1
 
-/* The one workload this program measures and renders, and its phases. */
-#define SE_WORKLOAD_NAME "rms-softmax"
-#define SE_WORKLOAD_PHASES "ABCDE"
-
 /* A table read from a run's strategies.json (owns its strings). */
 typedef struct se_run_strategies {
     se_strategy_table table;
     se_strategy_info entries[SE_STRATEGY_MAX];
+    const se_operation *op; /* its workload, an entry of the workload table */
     json_t *json;
 } se_run_strategies;
 
-/* strategies.json's document for table t (new reference, NULL when out of
- * memory). */
-json_t *se_describe_json(const se_strategy_table *t);
+/* strategies.json's document for table t measuring workload op (new
+ * reference, NULL when out of memory). */
+json_t *se_describe_json(const se_strategy_table *t, const se_operation *op);
 
 /* Reads a strategies.json document (`where` names it in messages): every
  * field present and of its type, names unique and safe in a file name
  * ([a-z0-9_-], at most 40 characters), at most SE_STRATEGY_MAX entries, the
- * first (the baseline) tiled, the workload this program's. *out is freed
+ * first (the baseline) tiled, the workload an entry of the workload table
+ * (model/operation.h) with its phases. *out is freed
  * with se_run_strategies_free. Fails with SE_ERR_VALIDATION naming the
  * field. */
 se_status se_describe_parse(const json_t *root, const char *where, se_run_strategies **out,

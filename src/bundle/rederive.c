@@ -16,7 +16,7 @@
 #include "bundle/fsutil.h"
 #include "bundle/paths.h"
 #include "model/outliers.h"
-#include "model/reference.h"
+#include "model/operation.h"
 #include "model/strategy.h"
 #include "model/tolerance.h"
 
@@ -176,6 +176,7 @@ typedef struct reporter {
     void *ctx;
     se_rederive_counts *c;
     const se_remote *remote; /* NULL: every checks/ file is here */
+    const se_operation *op;  /* the run's workload */
 } reporter;
 
 static void problem(const reporter *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -345,7 +346,7 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
             }
             memcpy(x, xr, (size_t)sh->cols * sizeof *x);
         }
-        se_reference_rms_softmax(x, 1, sh->cols, p->eps, ref);
+        r->op->reference(x, 1, sh->cols, p->eps, ref);
         check_row(p, sh, &plan, i, ref, y, fails, r);
     }
     for (int s = 0; s < se_protocol_nstrategies(p); s++) {
@@ -359,16 +360,16 @@ static se_status rederive_shape(const char *dir, const se_protocol *p, const se_
     return st;
 }
 
-se_status se_rederive_dir(const char *dir, const se_protocol *p, const se_remote *remote,
-                          se_rederive_counts *counts, se_rederive_problem_fn fn, void *ctx,
-                          se_err *err)
+se_status se_rederive_dir(const char *dir, const se_protocol *p, const se_operation *op,
+                          const se_remote *remote, se_rederive_counts *counts,
+                          se_rederive_problem_fn fn, void *ctx, se_err *err)
 {
     memset(counts, 0, sizeof *counts);
     curandGenerator_t g;
     se_status st = open_generator(&g, err);
     if (st != SE_OK)
         return st;
-    reporter r = {fn, ctx, counts, remote};
+    reporter r = {fn, ctx, counts, remote, op ? op : se_operation_default()};
     for (size_t i = 0; i < p->n_shapes && st == SE_OK; i++)
         st = rederive_shape(dir, p, &p->shapes[i], g, &r, err);
     curandDestroyGenerator(g);

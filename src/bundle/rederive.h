@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "bundle/remote.h"
+#include "model/operation.h"
 #include "model/protocol.h"
 #include "model/se_common.h"
 
@@ -96,9 +97,10 @@ typedef void (*se_rederive_problem_fn)(void *ctx, const char *message);
  * remote-only is not re-derived here: its cases count in cases_remote
  * (a selected bundle may leave them in its archive, docs/ARCHIVE.md; the
  * archive's hashes bind them). Returns an error only when it cannot work
- * at all (memory, the generator). */
-se_status se_rederive_dir(const char *dir, const se_protocol *p, const se_remote *remote,
-                          se_rederive_counts *counts, se_rederive_problem_fn problem, void *ctx,
-                          se_err *err);
+ * at all (memory, the generator). op is the run's workload (NULL: the
+ * workload table's first). */
+se_status se_rederive_dir(const char *dir, const se_protocol *p, const se_operation *op,
+                          const se_remote *remote, se_rederive_counts *counts,
+                          se_rederive_problem_fn problem, void *ctx, se_err *err);
 
 #endif

@@ -28,6 +28,7 @@
 #include "model/tolerance.h"
 #include "bundle/manifest.h"
 #include "bundle/remote_lines.h"
+#include "bundle/describe.h"
 #include "bundle/rederive.h"
 #include "bundle/samples.h"
 #include "bundle/summary.h"
@@ -333,6 +334,11 @@ static void rederive_problem(void *ctx, const char *message)
 
 /* checks/ (bundle/rederive.h): every case's correctness re-derived on the
  * CPU from the run's own files, where run.json says they were saved. */
+const se_operation *verify_operation(const verify_ctx *v)
+{
+    return v->rd.described && v->rd.described->op ? v->rd.described->op : se_operation_default();
+}
+
 static void check_rederive(verify_ctx *v, const se_protocol *p)
 {
     if (!json_is_true(json_object_get(v->rd.run, "checks_saved"))) {
@@ -345,8 +351,8 @@ static void check_rederive(verify_ctx *v, const se_protocol *p)
     se_rederive_counts c;
     se_err e = {{0}};
     size_t before = v->problems;
-    if (se_rederive_dir(v->dir, p, v->have_remote ? &v->remote : NULL, &c, rederive_problem, v,
-                        &e) != SE_OK) {
+    if (se_rederive_dir(v->dir, p, verify_operation(v), v->have_remote ? &v->remote : NULL, &c,
+                        rederive_problem, v, &e) != SE_OK) {
         verify_problem(v, "rederive: %s%s", e.msg, "");
         return;
     }

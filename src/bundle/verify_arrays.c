@@ -3,8 +3,8 @@
  * arrays, streamed (see verify_internal.h): the output and the input are
  * read in chunks of SE_RECHECK_CHUNK elements, each output element compared
  * with the float64 reference of its input element as it comes, the
- * reference computed from per-row statistics (model/reference.h's
- * se_ref_row: bit for bit what the run computed). No array, and no
+ * reference computed from per-row statistics (the run's workload's
+ * streamed reference, model/operation.h: bit for bit what the run computed). No array, and no
  * reference, is held whole: memory is bounded by the chunks and by the row
  * statistics kept for the next output of the same input (at most
  * SE_RECHECK_STATS_MAX bytes), whatever size the protocol's shape claims.
@@ -26,7 +26,7 @@
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
 #include "model/json.h"
-#include "model/reference.h"
+#include "model/operation.h"
 #include "model/tolerance.h"
 
 /* Elements read at a time (1 MiB of floats per buffer). */
@@ -45,8 +45,9 @@ struct verify_recheck {
     size_t ybytes;             /* bytes of ybuf filled (fed in blocks of any size) */
     se_sha256_stream *hx, *hy; /* NULL where the caller has the hash */
     se_compare cmp;
+    const se_operation *op;    /* the run's workload */
     int64_t row;               /* the row whose statistics are in cur, -1 for none */
-    se_ref_row cur;
+    se_op_row cur;
     se_status st;
     char why[300];
 };
@@ -107,6 +108,7 @@ verify_recheck *verify_recheck_begin(verify_ctx *v, const se_protocol *p, const 
     rc->x_mem = x_mem;
     rc->x_fd = x_fd;
     rc->row = -1;
+    rc->op = verify_operation(v);
     rc->xbuf = malloc(SE_RECHECK_CHUNK * sizeof(float));
     rc->ybuf = malloc(SE_RECHECK_CHUNK * sizeof(float));
     rc->sbuf = malloc(SE_RECHECK_CHUNK * sizeof(float));
@@ -125,8 +127,8 @@ verify_recheck *verify_recheck_begin(verify_ctx *v, const se_protocol *p, const 
              p->eps);
     if (strcmp(key, v->stats_key) != 0) {
         verify_ref_cache_free(v);
-        if ((uint64_t)sh->rows <= SE_RECHECK_STATS_MAX / sizeof(se_ref_row) &&
-            (v->stats = malloc((size_t)sh->rows * sizeof(se_ref_row))) != NULL)
+        if ((uint64_t)sh->rows <= SE_RECHECK_STATS_MAX / sizeof(se_op_row) &&
+            (v->stats = malloc((size_t)sh->rows * sizeof(se_op_row))) != NULL)
             snprintf(v->stats_key, sizeof v->stats_key, "%s", key);
     }
     return rc;
@@ -155,12 +157,11 @@ static se_status row_stats(verify_recheck *rc, int64_t r, se_err *err)
         rc->cur = v->stats[r];
         return SE_OK;
     }
-    se_ref_row *st = &rc->cur;
-    se_ref_row_init(st);
+    se_op_row *st = &rc->cur;
+    const se_operation *op = rc->op;
+    op->row_begin(st);
     uint64_t base = (uint64_t)r * (uint64_t)rc->cols;
-    for (int pass = 0; pass < 3; pass++) {
-        if (pass == 1)
-            se_ref_row_scale(st, rc->cols, rc->p->eps);
+    for (int pass = 0; pass < op->row_passes; pass++) {
         for (uint64_t c = 0; c < (uint64_t)rc->cols;) {
             size_t k = (uint64_t)rc->cols - c < SE_RECHECK_CHUNK ? (size_t)((uint64_t)rc->cols - c)
                                                                  : SE_RECHECK_CHUNK;
@@ -171,14 +172,10 @@ static se_status row_stats(verify_recheck *rc, int64_t r, se_err *err)
                 if (s != SE_OK)
                     return s;
             }
-            if (pass == 0)
-                se_ref_row_squares(st, xs, (int64_t)k);
-            else if (pass == 1)
-                se_ref_row_max(st, xs, (int64_t)k);
-            else
-                se_ref_row_exps(st, xs, (int64_t)k);
+            op->row_pass(st, pass, xs, (int64_t)k);
             c += k;
         }
+        op->row_end_pass(st, pass, rc->cols, rc->p->eps);
     }
     if (v->stats && (size_t)r == v->stats_done)
         v->stats[v->stats_done++] = *st;
@@ -198,7 +195,8 @@ static se_status compare_chunk(verify_recheck *rc, const float *xs, const float 
             if (st != SE_OK)
                 return st;
         }
-        se_compare_add(&rc->cmp, (int64_t)i, (double)ys[k], se_ref_value(&rc->cur, xs[k]),
+        se_compare_add(&rc->cmp, (int64_t)i, (double)ys[k],
+                       rc->op->row_value(&rc->cur, xs[k], (int64_t)(i % (uint64_t)rc->cols)),
                        rc->p->tol);
     }
     rc->done += n;

@@ -33,10 +33,14 @@ typedef struct verify_ctx {
      * or its hash), shape and eps; rows [0, stats_done) are filled. NULL
      * where they would take over 64 MiB (they are then recomputed).
      * Freed by verify_ref_cache_free. */
-    struct se_ref_row *stats;
+    struct se_op_row *stats;
     size_t stats_done;
     char stats_key[300];
 } verify_ctx;
+
+/* The run's workload: its strategies.json's, or the workload table's first
+ * in a run made before that file. */
+const struct se_operation *verify_operation(const verify_ctx *v);
 
 /* Frees verify_ctx's cached reference. */
 void verify_ref_cache_free(verify_ctx *v);

@@ -11,7 +11,7 @@
 #include <openssl/evp.h>
 
 #include "gpu/kernels.h"
-#include "model/reference.h"
+#include "model/operation.h"
 #include "gpu/se_cuda.h"
 #include "model/taskgraph.h"
 #include "run/cudnn_ref.h"
@@ -248,7 +248,7 @@ se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn 
     if (st == SE_OK)
         st = sha256(h->x, n * sizeof(float), h->input_sha256, err);
     if (st == SE_OK) {
-        se_reference_rms_softmax(h->x, shape->rows, shape->cols, p->eps, h->ref);
+        se_operation_default()->reference(h->x, shape->rows, shape->cols, p->eps, h->ref);
         /* cuDNN's output is needed for the agreement column of every row. */
         se_instance in;
         st = se_instance_prepare(&in, SE_S_CUDNN, c, 0, cudnn, stream, err);

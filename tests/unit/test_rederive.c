@@ -148,7 +148,7 @@ static se_rederive_counts rederive(void)
     se_err err;
     n_problems = 0;
     last_problem[0] = '\0';
-    assert_int_equal(se_rederive_dir(dir, &proto, NULL, &c, on_problem, NULL, &err), SE_OK);
+    assert_int_equal(se_rederive_dir(dir, &proto, NULL, NULL, &c, on_problem, NULL, &err), SE_OK);
     assert_int_equal(c.problems, n_problems);
     return c;
 }

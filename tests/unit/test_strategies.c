@@ -154,7 +154,7 @@ static void test_strategies_json_reads_back_to_the_compiled_table(void **state)
 {
     (void)state;
     const se_strategy_table *t = se_strategy_compiled();
-    json_t *j = se_describe_json(t);
+    json_t *j = se_describe_json(t, se_operation_default());
     assert_non_null(j);
     se_run_strategies *rs = NULL;
     se_err err = {{0}};
@@ -190,7 +190,7 @@ static void test_legacy_v1_is_the_ten_strategies_of_the_committed_runs(void **st
  * it with a message containing want. */
 static void expect_refused(void (*edit)(json_t *root), const char *want)
 {
-    json_t *j = se_describe_json(se_strategy_compiled());
+    json_t *j = se_describe_json(se_strategy_compiled(), se_operation_default());
     assert_non_null(j);
     edit(j);
     se_run_strategies *rs = NULL;

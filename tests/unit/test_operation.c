@@ -1,0 +1,190 @@
+/*
+ * test_operation.c - the workload table (model/operation.h): every entry
+ * well formed; each one's streamed reference bit for bit its whole-row
+ * reference, in chunks of any size; lookup by name; strategies.json names
+ * its workload and a run naming another is refused, naming the field; the
+ * default protocol states the tolerances the table holds.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "bundle/describe.h"
+#include "model/operation.h"
+#include "model/protocol.h"
+#include "model/strategy.h"
+
+static void test_every_entry_is_well_formed(void **state)
+{
+    (void)state;
+    assert_true(se_operation_count >= 1);
+    assert_string_equal(se_operation_default()->name, "rms-softmax");
+    for (size_t i = 0; i < se_operation_count; i++) {
+        const se_operation *op = se_operations[i];
+        assert_non_null(op->name);
+        assert_true(strlen(op->name) > 0 && strlen(op->name) <= 40);
+        for (const char *c = op->name; *c; c++)
+            assert_true((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-');
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(se_operations[j]->name, op->name);
+        assert_non_null(op->title);
+        assert_non_null(op->formula);
+        assert_true(op->n_phases >= 1 && op->n_phases <= SE_OP_MAX_PHASES);
+        int tiled = 0;
+        for (int p = 0; p < op->n_phases; p++) {
+            assert_true(op->phases[p].letter >= 'A' && op->phases[p].letter <= 'Z');
+            for (int q = 0; q < p; q++)
+                assert_int_not_equal(op->phases[q].letter, op->phases[p].letter);
+            assert_non_null(op->phases[p].does);
+            tiled += op->phases[p].per_tile;
+        }
+        assert_true(tiled >= 1);
+        assert_true(op->phases[op->n_phases - 1].per_tile); /* the last phase writes y */
+        assert_non_null(op->reference);
+        assert_true(op->row_passes >= 1);
+        assert_non_null(op->row_begin);
+        assert_non_null(op->row_pass);
+        assert_non_null(op->row_end_pass);
+        assert_non_null(op->row_value);
+        assert_true(op->tolerance.rtol > 0.0 && op->tolerance.atol >= 0.0);
+        assert_non_null(op->peers);
+        assert_ptr_equal(se_operation_find(op->name), op);
+    }
+}
+
+static void test_lookup_and_names(void **state)
+{
+    (void)state;
+    assert_null(se_operation_find(NULL));
+    assert_null(se_operation_find(""));
+    assert_null(se_operation_find("layernorm-but-not-yet"));
+    assert_null(se_operation_find("RMS-SOFTMAX"));
+    char buf[256], letters[SE_OP_MAX_PHASES + 1];
+    assert_non_null(strstr(se_operation_names(buf, sizeof buf), "rms-softmax"));
+    assert_string_equal(se_operation_letters(se_operation_default(), letters), "ABCDE");
+    char tiny[4];
+    se_operation_names(tiny, sizeof tiny); /* truncated, terminated */
+    assert_true(strlen(tiny) < sizeof tiny);
+}
+
+/* The streamed reference of rows x cols from x, in chunks of `chunk`
+ * values, into y: what verify's re-check computes. */
+static void streamed(const se_operation *op, const float *x, int64_t rows, int64_t cols,
+                     double eps, int64_t chunk, double *y)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        const float *xr = x + r * cols;
+        se_op_row st;
+        op->row_begin(&st);
+        for (int pass = 0; pass < op->row_passes; pass++) {
+            for (int64_t c = 0; c < cols; c += chunk)
+                op->row_pass(&st, pass, xr + c, cols - c < chunk ? cols - c : chunk);
+            op->row_end_pass(&st, pass, cols, eps);
+        }
+        for (int64_t c = 0; c < cols; c++)
+            y[r * cols + c] = op->row_value(&st, xr[c], c);
+    }
+}
+
+static void test_streamed_reference_is_the_whole_rows_bit_for_bit(void **state)
+{
+    (void)state;
+    static const int64_t shapes[][2] = {{1, 1}, {3, 7}, {5, 37}, {2, 1000}, {2, 4097}};
+    static const double scales[] = {1.0, 1e-30, 1e30, 3e38};
+    static const int64_t chunks[] = {1, 3, 256, 1 << 20};
+    srand(7);
+    for (size_t i = 0; i < se_operation_count; i++) {
+        const se_operation *op = se_operations[i];
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            int64_t rows = shapes[s][0], cols = shapes[s][1], n = rows * cols;
+            float *x = malloc((size_t)n * sizeof *x);
+            double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+            assert_non_null(x);
+            assert_non_null(a);
+            assert_non_null(b);
+            for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
+                for (int64_t e = 0; e < n; e++) {
+                    double u = (double)rand() / RAND_MAX * 2.0 - 1.0;
+                    x[e] = (float)(u * scales[k] > 3.4e38 ? 3.4e38 : u * scales[k]);
+                }
+                op->reference(x, rows, cols, 1e-6, a);
+                for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
+                    streamed(op, x, rows, cols, 1e-6, chunks[c], b);
+                    assert_memory_equal(a, b, (size_t)n * sizeof *a);
+                }
+                for (int64_t e = 0; e < n; e++)
+                    assert_true(isfinite(a[e]));
+            }
+            free(x);
+            free(a);
+            free(b);
+        }
+    }
+}
+
+static void test_strategies_json_names_its_workload(void **state)
+{
+    (void)state;
+    const se_operation *op = se_operation_default();
+    json_t *j = se_describe_json(se_strategy_compiled(), op);
+    assert_non_null(j);
+    json_t *w = json_object_get(j, "workload");
+    assert_string_equal(json_string_value(json_object_get(w, "name")), op->name);
+    assert_int_equal(json_array_size(json_object_get(w, "phases")), (size_t)op->n_phases);
+    se_run_strategies *rs = NULL;
+    se_err err = {{0}};
+    assert_int_equal(se_describe_parse(j, "strategies.json", &rs, &err), SE_OK);
+    assert_ptr_equal(rs->op, op);
+    se_run_strategies_free(rs);
+
+    /* Another workload's name: refused, naming the field and what is known. */
+    json_object_set_new(w, "name", json_string("layer-norm"));
+    rs = NULL;
+    assert_int_equal(se_describe_parse(j, "strategies.json", &rs, &err), SE_ERR_VALIDATION);
+    assert_null(rs);
+    assert_non_null(strstr(err.msg, "strategies.json: field 'workload.name': 'layer-norm'"));
+    assert_non_null(strstr(err.msg, "rms-softmax"));
+
+    /* The right name with other phases: refused, naming the phases. */
+    json_object_set_new(w, "name", json_string(op->name));
+    json_t *ph = json_array();
+    json_array_append_new(ph, json_string("A"));
+    json_array_append_new(ph, json_string("B"));
+    json_array_append_new(ph, json_string("C"));
+    json_object_set_new(w, "phases", ph);
+    assert_int_equal(se_describe_parse(j, "strategies.json", &rs, &err), SE_ERR_VALIDATION);
+    assert_non_null(strstr(err.msg, "field 'workload.phases'"));
+    json_decref(j);
+}
+
+static void test_default_protocol_states_the_tables_tolerances(void **state)
+{
+    (void)state;
+    se_protocol p;
+    se_err err = {{0}};
+    if (se_protocol_load(SE_DEFAULT_PROTOCOL, &p, &err) != SE_OK)
+        fail_msg("%s", err.msg);
+    assert_true(p.tol.atol == se_operation_default()->tolerance.atol);
+    assert_true(p.tol.rtol == se_operation_default()->tolerance.rtol);
+    se_protocol_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_entry_is_well_formed),
+        cmocka_unit_test(test_lookup_and_names),
+        cmocka_unit_test(test_streamed_reference_is_the_whole_rows_bit_for_bit),
+        cmocka_unit_test(test_strategies_json_names_its_workload),
+        cmocka_unit_test(test_default_protocol_states_the_tables_tolerances),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
