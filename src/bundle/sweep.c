@@ -228,6 +228,7 @@ se_status se_sweep_read(const se_rundata *rd, se_sweep *s, se_err *err)
     memset(s, 0, sizeof *s);
     s->table = se_rundata_table(rd);
     s->n_shapes = rd->p.n_shapes;
+    s->tile = rd->p.tile;
     s->shapes = calloc(s->n_shapes ? s->n_shapes : 1, sizeof *s->shapes);
     if (!s->shapes)
         return se_fail(err, SE_ERR_NOMEM, "sweep: out of memory");
@@ -345,24 +346,41 @@ static void goal_row(const se_sweep *s, size_t i, se_goal_row *r)
     r->floor[SE_FLOOR_MEGAKERNEL] = copy + pos(sh->mk_init - L);
 }
 
-/* The aligned neighbour of unaligned shape u in its group, or -1. */
+/* Tiles a row of cols columns takes (1 where the run's tile is unknown). */
+static int64_t row_tiles(const se_sweep *s, int64_t cols)
+{
+    return s->tile > 0 ? (cols + s->tile - 1) / s->tile : 1;
+}
+
+/* The aligned neighbour of unaligned shape u in its group, or -1: the row
+ * length that is a multiple of 4 nearest by ratio, within a factor of
+ * SE_GOAL_G5_NEAR, among those whose rows take as many tiles as u's where
+ * the group has one (so that 4097 columns, two tiles of T = 4096, pair
+ * with 4100, not with 4096's one tile: docs/PERFORMANCE.md, "G5 at the
+ * tile boundary"), else among all. */
 static long neighbour(const se_sweep *s, size_t u)
 {
     const se_sweep_shape *su = &s->shapes[u];
     const se_sweep_group *g = &s->groups[su->group];
-    long best = -1;
-    double best_d = log(SE_GOAL_G5_NEAR) * (1 + 1e-12);
+    long best[2] = {-1, -1}; /* [same tile count, any] */
+    double best_d[2];
+    best_d[0] = best_d[1] = log(SE_GOAL_G5_NEAR) * (1 + 1e-12);
+    int64_t tiles = row_tiles(s, su->shape->cols);
     for (size_t k = 0; k < g->n; k++) {
         const se_sweep_shape *a = &s->shapes[g->members[k]];
         if (a->shape->cols % 4 != 0)
             continue;
         double d = fabs(log((double)a->shape->cols / (double)su->shape->cols));
-        if (d < best_d) {
-            best_d = d;
-            best = (long)g->members[k];
+        for (int same = 0; same < 2; same++) {
+            if (same == 0 && row_tiles(s, a->shape->cols) != tiles)
+                continue;
+            if (d < best_d[same]) {
+                best_d[same] = d;
+                best[same] = (long)g->members[k];
+            }
         }
     }
-    return best;
+    return best[0] >= 0 ? best[0] : best[1];
 }
 
 static void goal_pair(const se_sweep *s, size_t u, size_t a, se_goal_pair *p)

@@ -78,6 +78,7 @@ typedef struct se_sweep {
     size_t n_names;
     /* Controls (device medians, ns; NAN where the run has none). */
     double empty_stream, coop_noop, grid_barrier;
+    int64_t tile; /* the run's tile T (G5 pairs rows of as many tiles) */
 } se_sweep;
 
 /* Reads rd's shapes, items, groups and controls. Free with se_sweep_free

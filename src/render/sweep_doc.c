@@ -255,7 +255,8 @@ void se_sweep_doc_goals(se_doc *d, const se_rundata *rd, const se_sweep *s, cons
     se_doc_para(d, "G5 pairs: the aligned neighbour of a row length C that is not a multiple of 4 "
                    "is the row length that is a multiple of 4, in the same group (input-size "
                    "family, or launch-bound shapes of one row count), nearest to C by ratio and "
-                   "within a factor of %.2f; each cell is a tiled strategy's time per element on "
+                   "within a factor of %.2f, among those whose rows take as many tiles as C's "
+                   "where the group has one; each cell is a tiled strategy's time per element on "
                    "the unaligned shape over its time per element on the neighbour (L2 warm), "
                    "\"slower\" above %.2f.", SE_GOAL_G5_NEAR, SE_GOAL_G5_SLOWER);
     if (g->n_pairs)

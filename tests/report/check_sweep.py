@@ -189,18 +189,23 @@ for sid, r, c in shapes:
             print("  goals %s cell %d: got %r, want %r" % (sid, i, cells[i] if len(cells) > i else None, v))
 check("goals: per shape, ours warm and flushed, best tiled, G1 to G4", good)
 
-# G5: pairs within a group, nearest aligned length within a factor 1.25.
+# G5: pairs within a group, nearest aligned length within a factor 1.25,
+# among those of as many tiles a row where there is one.
+TILE = json.load(open(os.path.join(run, "protocol.json")))["workload"]["tile"]
+ntiles = lambda c: (c + TILE - 1) // TILE
 pairs, unpaired = [], 0
 for gi, (_, g) in enumerate(groups):
     for sid, r, c in g:
         if c % 4 == 0:
             continue
-        cand = [(abs(math.log(c2 / c)), s2) for s2, _, c2 in g if c2 % 4 == 0]
+        cand = [(abs(math.log(c2 / c)), s2, ntiles(c2) == ntiles(c)) for s2, _, c2 in g
+                if c2 % 4 == 0]
         cand = [x for x in cand if x[0] <= math.log(1.25) * (1 + 1e-12)]
         if not cand:
             unpaired += 1
             continue
-        a = min(cand)[1]
+        same = [x for x in cand if x[2]]
+        a = min(same or cand)[1]
         au = "%dx%d" % (r, c)
         ra, ca = next((x[1], x[2]) for x in shapes if x[0] == a)
         ratios = {}

@@ -56,6 +56,14 @@ else
     bad "check_sweep.py:"; grep -v '^ok' "$work/check" | head -20
 fi
 grep -q 'from run 20000101T000000Z' "$work/goals.md" && ok "goals names its run" || bad "goals does not name the run"
+# G5 pairs rows of as many tiles where the group has one: 4097 columns (two
+# tiles of T = 4096) with 4100 (two), not 4096 (one); 8x1048573 with
+# 8x1048576 (256 tiles each).
+grep -q '^| 16380x4097 | 16368x4100 |' "$work/goals.md" &&
+    ! grep -q '^| 16380x4097 | 16384x4096 |' "$work/goals.md" &&
+    grep -q '^| 8x1048573 | 8x1048576 |' "$work/goals.md" &&
+    ok "G5: 4097 columns pair with 4100 (as many tiles), not 4096" ||
+    bad "G5: 16380x4097's neighbour is not 16368x4100: $(grep '^| 16380x4097' "$work/goals.md")"
 grep -q '^## Goals per shape (issue 30)' "$work/fig/report.md" && ok "the report carries the goals" ||
     bad "report.md has no goals section"
 "$bin" goals "$run" >"$work/goals.txt" 2>/dev/null && grep -q '^-----------' "$work/goals.txt" &&
