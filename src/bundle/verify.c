@@ -339,6 +339,17 @@ const se_operation *verify_operation(const verify_ctx *v)
     return v->rd.described && v->rd.described->op ? v->rd.described->op : se_operation_default();
 }
 
+/* The run's two words on its workload agree: strategies.json's
+ * workload.name (or, in a run made before that file, the RMS-scaled
+ * softmax) is protocol.json's workload.operation. */
+static void check_operation(verify_ctx *v, const se_protocol *p)
+{
+    const se_operation *a = verify_operation(v), *b = se_protocol_operation(p);
+    if (a != b)
+        verify_problem(v, "strategies.json: field 'workload.name': '%s' is not protocol.json's "
+                       "workload.operation '%s'", a->name, b->name);
+}
+
 static void check_rederive(verify_ctx *v, const se_protocol *p)
 {
     if (!json_is_true(json_object_get(v->rd.run, "checks_saved"))) {
@@ -550,6 +561,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
     se_rundata_load_each(dir, &v.rd, rd_problem, &v);
     check_remote(&v);
     if (v.rd.have_protocol) {
+        check_operation(&v, &v.rd.p);
         check_summaries(&v, &v.rd.p);
         verify_check_validation(&v, &v.rd.p);
         verify_check_traces(&v, &v.rd.p);

@@ -13,6 +13,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "model/protocol.h"
 
+#include "model/operation.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -388,12 +390,25 @@ static se_status parse_shapes(const ctx *c, const json_t *workload, se_protocol 
 
 static se_status parse_workload(const ctx *c, const json_t *root, se_protocol *p)
 {
-    static const char *const keys[] = {"shapes", "tile", "dtype", "input", "eps"};
+    static const char *const keys[] = {"shapes", "tile", "dtype", "input", "eps", "operation"};
     static const char *const input_keys[] = {"generator", "distribution", "seed", "scale",
                                              "outliers"};
     char path[PATH_MAX_LEN], ipath[PATH_MAX_LEN];
     json_t *w, *in;
-    se_status st = get_object(c, root, "", "workload", keys, 5, path, &w);
+    se_status st = get_object(c, root, "", "workload", keys, 6, path, &w);
+    /* The operation (model/operation.h): optional, the workload table's
+     * first where absent (every protocol written before the table). */
+    p->op = se_operation_default();
+    if (st == SE_OK && json_object_get(w, "operation")) {
+        const char *name = NULL;
+        st = get_string(c, w, path, "operation", &name);
+        if (st == SE_OK && !(p->op = se_operation_find(name))) {
+            char known[256], opath[PATH_MAX_LEN];
+            join(opath, path, "operation");
+            st = field_fail(c, opath, "'%.60s' is not a workload this program measures (%s)",
+                            name, se_operation_names(known, sizeof known));
+        }
+    }
     if (st == SE_OK)
         st = get_int(c, w, path, "tile", 1, SE_MAX_DIM, &p->tile);
     if (st == SE_OK)
@@ -736,6 +751,11 @@ se_status se_protocol_load(const char *path, se_protocol *p, se_err *err)
     se_status st = se_protocol_parse(buf, n, path, p, err);
     free(buf);
     return st;
+}
+
+const se_operation *se_protocol_operation(const se_protocol *p)
+{
+    return p->op ? p->op : se_operation_default();
 }
 
 void se_protocol_free(se_protocol *p)

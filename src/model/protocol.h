@@ -52,6 +52,8 @@ typedef struct se_protocol {
     uint64_t seed;
     double scale;
     double eps;
+    const struct se_operation *op; /* workload.operation (model/operation.h): what is
+                                      computed; the table's first where the file has none */
 
     unsigned strategies;    /* bit mask over `table`'s entries */
     const se_strategy_table *table; /* the strategies the names resolve in: the
@@ -118,6 +120,10 @@ se_status se_protocol_load(const char *path, se_protocol *p, se_err *err);
 /* Serializes p as protocol JSON (keys in a fixed order, 2-space indent,
  * trailing newline) into a new string (free() it). */
 se_status se_protocol_write(const se_protocol *p, char **text, se_err *err);
+
+/* The protocol's operation: workload.operation's entry of the workload
+ * table, the table's first where it has none (a protocol built in code). */
+const struct se_operation *se_protocol_operation(const se_protocol *p);
 
 void se_protocol_free(se_protocol *p);
 

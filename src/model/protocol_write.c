@@ -6,6 +6,8 @@
  */
 #include "model/protocol.h"
 
+#include "model/operation.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -75,6 +77,10 @@ static json_t *protocol_json(const se_protocol *p)
     if (w) {
         put(w, "input", in, &failed);
         put(w, "eps", json_real(p->eps), &failed);
+        /* Written only where it is not the default, so that every protocol
+         * of the one workload reads and writes as before the table. */
+        if (p->op && p->op != se_operation_default())
+            put(w, "operation", json_string(p->op->name), &failed);
     } else {
         json_decref(in);
     }

@@ -444,7 +444,7 @@ static se_status validate_shape(se_peers_run *pr, size_t si, const se_rundir *rd
                  se_sha256_buffer(x, n * sizeof *x, d, &why) == SE_OK &&
                  memcmp(d, r->x_sha, 32) == 0;
     if (have_x)
-        se_operation_default()->reference(x, s->rows, s->cols, p->eps, ref);
+        se_protocol_operation(p)->reference(x, s->rows, s->cols, p->eps, ref);
     for (int k = 0; k < SE_NPEERS && st == SE_OK; k++) {
         peer_result *pe = &r->peer[k];
         if (pe->state != PEER_OK)

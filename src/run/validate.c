@@ -248,7 +248,7 @@ se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn 
     if (st == SE_OK)
         st = sha256(h->x, n * sizeof(float), h->input_sha256, err);
     if (st == SE_OK) {
-        se_operation_default()->reference(h->x, shape->rows, shape->cols, p->eps, h->ref);
+        se_protocol_operation(p)->reference(h->x, shape->rows, shape->cols, p->eps, h->ref);
         /* cuDNN's output is needed for the agreement column of every row. */
         se_instance in;
         st = se_instance_prepare(&in, SE_S_CUDNN, c, 0, cudnn, stream, err);

@@ -198,7 +198,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
     se_hex32(src->sha256, srchex);
     /* The run's own table: what renders it later walks this, not the
      * table of the binary that renders it (bundle/describe.h). */
-    json_t *j = se_describe_json(se_protocol_table(rs->p), se_operation_default());
+    json_t *j = se_describe_json(se_protocol_table(rs->p), se_protocol_operation(rs->p));
     st = j ? se_rundir_write_json(&rs->rd, SE_STRATEGIES_JSON, j, err)
            : se_fail(err, SE_ERR_NOMEM, "%s: out of memory", SE_STRATEGIES_JSON);
     json_decref(j);

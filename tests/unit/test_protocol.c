@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/operation.h"
 #include "model/protocol.h"
 #include "model/strategy.h"
 
@@ -455,6 +456,43 @@ static void unknown_nested_key_refused(void **state)
                  "field 'scopes.device.sampels'", "unknown key 'sampels'");
 }
 
+/* workload.operation (model/operation.h): optional, the workload table's
+ * first where absent; named, it must be an entry of the table; written
+ * back only where it is not the first, so a protocol without it writes as
+ * before the table. */
+static void operation_is_optional_checked_and_written_only_when_not_the_default(void **state)
+{
+    (void)state;
+    se_protocol p;
+    parse_ok(default_text, &p);
+    assert_ptr_equal(p.op, se_operation_default());
+    assert_ptr_equal(se_protocol_operation(&p), se_operation_default());
+    se_protocol_free(&p);
+
+    char *named = replace_once(default_text, "\"eps\": 1e-6\n",
+                               "\"eps\": 1e-6,\n    \"operation\": \"rms-softmax\"\n");
+    parse_ok(named, &p);
+    assert_ptr_equal(p.op, se_operation_find("rms-softmax"));
+    char *text = NULL;
+    se_err err = {{0}};
+    assert_int_equal(se_protocol_write(&p, &text, &err), SE_OK);
+    assert_null(strstr(text, "\"operation\""));
+    free(text);
+    se_protocol_free(&p);
+    free(named);
+
+    edit_refused("\"eps\": 1e-6\n", "\"eps\": 1e-6,\n    \"operation\": \"layer-norm\"\n",
+                 "field 'workload.operation': 'layer-norm' is not a workload this program measures",
+                 "(rms-softmax)");
+    edit_refused("\"eps\": 1e-6\n", "\"eps\": 1e-6,\n    \"operation\": 3\n",
+                 "field 'workload.operation': expected a string", NULL);
+
+    /* A protocol built in code (no parse) computes the table's first. */
+    se_protocol zero;
+    memset(&zero, 0, sizeof zero);
+    assert_ptr_equal(se_protocol_operation(&zero), se_operation_default());
+}
+
 static void missing_key_refused(void **state)
 {
     (void)state;
@@ -648,6 +686,7 @@ int main(void)
         cmocka_unit_test(trailing_comma_is_a_syntax_error),
         cmocka_unit_test(unknown_top_level_key_refused),
         cmocka_unit_test(unknown_nested_key_refused),
+        cmocka_unit_test(operation_is_optional_checked_and_written_only_when_not_the_default),
         cmocka_unit_test(missing_key_refused),
         cmocka_unit_test(tile_as_string_refused),
         cmocka_unit_test(tile_as_real_refused),
