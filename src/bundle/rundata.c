@@ -277,6 +277,11 @@ const se_strategy_table *se_rundata_table(const se_rundata *rd)
     return rd->described ? &rd->described->table : se_strategy_legacy_v1();
 }
 
+const se_operation *se_rundata_operation(const se_rundata *rd)
+{
+    return rd->described && rd->described->op ? rd->described->op : se_operation_default();
+}
+
 static se_run_file *find_file(const se_rundata *rd, const char *rel)
 {
     for (size_t i = 0; i < rd->n_files; i++)

@@ -75,6 +75,10 @@ void se_rundata_free(se_rundata *rd);
  * table (model/strategy.h) for a run made before strategies.json. */
 const se_strategy_table *se_rundata_table(const se_rundata *rd);
 
+/* The run's workload: its strategies.json's, or (a run made before that
+ * file) the workload table's first, the RMS-scaled softmax. */
+const struct se_operation *se_rundata_operation(const se_rundata *rd);
+
 /* rd measures what ref measures: the same shapes (in order), tile and
  * strategies (other scopes' counts, traces or peers may differ). Fails
  * (SE_ERR_USAGE) naming both runs. */

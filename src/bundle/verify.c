@@ -336,7 +336,7 @@ static void rederive_problem(void *ctx, const char *message)
  * CPU from the run's own files, where run.json says they were saved. */
 const se_operation *verify_operation(const verify_ctx *v)
 {
-    return v->rd.described && v->rd.described->op ? v->rd.described->op : se_operation_default();
+    return se_rundata_operation(&v->rd);
 }
 
 /* The run's two words on its workload agree: strategies.json's

@@ -68,6 +68,7 @@ static double rms_value(const se_op_row *r, float x, int64_t col)
 static const se_operation rms_softmax = {
     .name = "rms-softmax",
     .title = "RMS-scaled softmax",
+    .brief = "y = softmax(x / rms(x))",
     .formula = "s = 1 / sqrt(mean(x^2) + eps), y = exp(s x - max(s x)) / sum(exp(s x - max(s x)))",
     .n_phases = 5,
     .phases = {{'A', 1, "partial sum of squares and partial maximum of each tile"},

@@ -43,6 +43,7 @@ typedef struct se_op_phase {
 typedef struct se_operation {
     const char *name;    /* [a-z0-9-]: a run's workload.name */
     const char *title;   /* for people: "RMS-scaled softmax" */
+    const char *brief;   /* the report's short form: "y = softmax(x / rms(x))" */
     const char *formula; /* one line: what y is per row */
     int n_phases;
     se_op_phase phases[SE_OP_MAX_PHASES];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/operation.h"
 #include "model/strategy.h"
 #include "render/answer_text.h"
 #include "render/report_sections.h"
@@ -156,10 +157,11 @@ void se_rep_intro(se_doc *d, const se_rundata *rd)
         int w = snprintf(shapes + used, sizeof shapes - used, "%s%s", i ? ", " : "", id);
         used += w > 0 ? (size_t)w : 0;
     }
-    se_doc_para(d, "Workload: the RMS-scaled softmax y = softmax(x / rms(x)) per row, fp32, tile %" PRId64
+    const se_operation *op = se_rundata_operation(rd); /* what the run recorded */
+    se_doc_para(d, "Workload: the %s %s per row, fp32, tile %" PRId64
             " columns, protocol '%s', on the shapes %s. Samples per case: device %d, device_cold %d, "
             "batch %d (of %d instances each), host %d; controls %d; bootstrap %d resamples.",
-         p->tile, p->name, shapes, p->device.samples, p->device_cold.samples, p->batch.samples,
+         op->title, op->brief, p->tile, p->name, shapes, p->device.samples, p->device_cold.samples, p->batch.samples,
          p->batch.batch, p->host.samples, p->controls.samples, p->bootstrap_resamples);
     se_doc_heading(d, 2, "The megakernel is a toy");
     se_doc_para(d, "From run.json: the megakernel is %s.", se_json_str(rd->run, "megakernel", "?"));

@@ -36,6 +36,7 @@ static void test_every_entry_is_well_formed(void **state)
         for (size_t j = 0; j < i; j++)
             assert_string_not_equal(se_operations[j]->name, op->name);
         assert_non_null(op->title);
+        assert_non_null(op->brief);
         assert_non_null(op->formula);
         assert_true(op->n_phases >= 1 && op->n_phases <= SE_OP_MAX_PHASES);
         int tiled = 0;
