@@ -334,17 +334,12 @@ static void rederive_problem(void *ctx, const char *message)
 
 /* checks/ (bundle/rederive.h): every case's correctness re-derived on the
  * CPU from the run's own files, where run.json says they were saved. */
-const se_operation *verify_operation(const verify_ctx *v)
-{
-    return se_rundata_operation(&v->rd);
-}
-
 /* The run's two words on its workload agree: strategies.json's
  * workload.name (or, in a run made before that file, the RMS-scaled
  * softmax) is protocol.json's workload.operation. */
 static void check_operation(verify_ctx *v, const se_protocol *p)
 {
-    const se_operation *a = verify_operation(v), *b = se_protocol_operation(p);
+    const se_operation *a = se_rundata_operation(&v->rd), *b = se_protocol_operation(p);
     if (a != b)
         verify_problem(v, "strategies.json: field 'workload.name': '%s' is not protocol.json's "
                        "workload.operation '%s'", a->name, b->name);
@@ -362,7 +357,7 @@ static void check_rederive(verify_ctx *v, const se_protocol *p)
     se_rederive_counts c;
     se_err e = {{0}};
     size_t before = v->problems;
-    if (se_rederive_dir(v->dir, p, verify_operation(v), v->have_remote ? &v->remote : NULL, &c,
+    if (se_rederive_dir(v->dir, p, se_rundata_operation(&v->rd), v->have_remote ? &v->remote : NULL, &c,
                         rederive_problem, v, &e) != SE_OK) {
         verify_problem(v, "rederive: %s%s", e.msg, "");
         return;

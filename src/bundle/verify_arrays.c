@@ -108,7 +108,7 @@ verify_recheck *verify_recheck_begin(verify_ctx *v, const se_protocol *p, const 
     rc->x_mem = x_mem;
     rc->x_fd = x_fd;
     rc->row = -1;
-    rc->op = verify_operation(v);
+    rc->op = se_rundata_operation(&v->rd);
     rc->xbuf = malloc(SE_RECHECK_CHUNK * sizeof(float));
     rc->ybuf = malloc(SE_RECHECK_CHUNK * sizeof(float));
     rc->sbuf = malloc(SE_RECHECK_CHUNK * sizeof(float));

@@ -38,10 +38,6 @@ typedef struct verify_ctx {
     char stats_key[300];
 } verify_ctx;
 
-/* The run's workload: its strategies.json's, or the workload table's first
- * in a run made before that file. */
-const struct se_operation *verify_operation(const verify_ctx *v);
-
 /* Frees verify_ctx's cached reference. */
 void verify_ref_cache_free(verify_ctx *v);
 
