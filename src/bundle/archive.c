@@ -352,8 +352,8 @@ static se_status mark_remote(const se_archive_opts *o, se_remote *r, FILE *out, 
                            "verifies)", o->run, uerr.msg);
     }
     if (out)
-        fprintf(out, "remote-only: %zu files now live only in %s (remote.json); the manifest "
-                "lists remote.json too\n", r->n_files, r->archive_name);
+        fprintf(out, "remote-only: %zu files now live only in %s (" SE_REMOTE_JSON "); the manifest "
+                "lists " SE_REMOTE_JSON " too\n", r->n_files, r->archive_name);
     return SE_OK;
 }
 
@@ -385,7 +385,7 @@ se_status se_archive_run(const se_archive_opts *o, FILE *out, se_err *err)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
               *c == '.' || *c == '_' || *c == '+' || *c == '-'))
             return se_fail(err, SE_ERR_USAGE, "archive: -o %s: the file name may hold only "
-                           "[A-Za-z0-9._+-] (remote.json records it)", o->output);
+                           "[A-Za-z0-9._+-] (" SE_REMOTE_JSON " records it)", o->output);
     if (inside(o->run, o->output))
         return se_fail(err, SE_ERR_USAGE, "archive: -o %s: inside the run %s; write it elsewhere",
                        o->output, o->run);

@@ -661,13 +661,13 @@ se_status se_verify_archive(const char *run, const char *archive, FILE *out, se_
     if ((uint64_t)sb.st_size != v.remote.archive_bytes || strcmp(hex, v.remote.archive_sha256) != 0) {
         problems++;
         if (out)
-            fprintf(out, "  archive: %s is %" PRIu64 " bytes with SHA-256 %s; remote.json records "
+            fprintf(out, "  archive: %s is %" PRIu64 " bytes with SHA-256 %s; " SE_REMOTE_JSON " records "
                     "%" PRIu64 " bytes and %s\n", base, (uint64_t)sb.st_size, hex,
                     v.remote.archive_bytes, v.remote.archive_sha256);
     } else if (out) {
         char name[1100];
         se_printable(v.remote.archive_name, name, sizeof name);
-        fprintf(out, "archive: %" PRIu64 " bytes, SHA-256 %s: as remote.json records for %s%s\n",
+        fprintf(out, "archive: %" PRIu64 " bytes, SHA-256 %s: as " SE_REMOTE_JSON " records for %s%s\n",
                 (uint64_t)sb.st_size, hex, name,
                 strcmp(base, v.remote.archive_name) == 0 ? "" : " (the file was renamed)");
     }
@@ -680,8 +680,8 @@ se_status se_verify_archive(const char *run, const char *archive, FILE *out, se_
     } else if (strcmp(here, v.remote.manifest_sha256) != 0) {
         problems++;
         if (out)
-            fprintf(out, "  archive: the manifest here, less remote.json's line, hashes to %s, not "
-                    "to remote.json's complete_manifest_sha256 %s: files here changed since the "
+            fprintf(out, "  archive: the manifest here, less " SE_REMOTE_JSON "'s line, hashes to %s, not "
+                    "to " SE_REMOTE_JSON "'s complete_manifest_sha256 %s: files here changed since the "
                     "archive was made (their entries are named below)\n", here,
                     v.remote.manifest_sha256);
     }
@@ -699,7 +699,7 @@ se_status se_verify_archive(const char *run, const char *archive, FILE *out, se_
         if (rep.remote_checked != v.remote.n_files) {
             problems++;
             if (out)
-                fprintf(out, "  archive: %zu of the %zu remote-only files of remote.json were "
+                fprintf(out, "  archive: %zu of the %zu remote-only files of " SE_REMOTE_JSON " were "
                         "found with their listed SHA-256\n", rep.remote_checked, v.remote.n_files);
         }
         if (out) {

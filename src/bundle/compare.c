@@ -47,7 +47,7 @@ static json_t *env_diff(const se_rundata *a, const se_rundata *b, size_t *compar
     json_t *pa = se_json_path(a->run, "protocol.bundle_copy_sha256");
     json_t *pb = se_json_path(b->run, "protocol.bundle_copy_sha256");
     if (!json_equal(pa, pb))
-        json_array_append_new(diffs, json_pack("{s:s, s:O, s:O}", "field", "protocol.json sha256",
+        json_array_append_new(diffs, json_pack("{s:s, s:O, s:O}", "field", SE_PROTOCOL_JSON " sha256",
                                                "a", pa ? pa : json_null(), "b",
                                                pb ? pb : json_null()));
     return diffs;

@@ -189,7 +189,7 @@ se_status se_derived_shapes(const se_protocol *p, const json_t *summary, const j
         }
     }
     *out = arr;
-    return arr ? SE_OK : se_fail(err, SE_ERR_NOMEM, "summary.json: derived: out of memory");
+    return arr ? SE_OK : se_fail(err, SE_ERR_NOMEM, SE_SUMMARY_JSON ": derived: out of memory");
 }
 
 se_status se_derived_add(const se_protocol *p, json_t *summary, const json_t *validation,

@@ -280,7 +280,7 @@ static se_status keep_remote_lines(const char *dir, const char *name, entry_list
     if (st == SE_OK && l->n > 1)
         qsort(l->v, l->n, sizeof *l->v, manifest_cmp_entry);
     if (st == SE_OK && old.n == 0)
-        st = se_fail(err, SE_ERR_IO, "%s/%s: a selected bundle (remote.json) without a readable "
+        st = se_fail(err, SE_ERR_IO, "%s/%s: a selected bundle (" SE_REMOTE_JSON ") without a readable "
                      "manifest cannot have it rewritten", dir, name);
     manifest_lines_free(&old);
     se_remote_free(&r);

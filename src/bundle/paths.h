@@ -22,9 +22,14 @@
 #define SE_STRATEGIES_JSON "strategies.json"
 #define SE_TRACE_OUTPUTS_CSV "traces/outputs.csv"
 #define SE_PROFILE_DIR "profile"
-#define SE_PROFILE_JSON "profile/profile.json"
-#define SE_PROFILE_KERNELS_CSV "profile/kernels.csv"
-#define SE_PROFILE_NCU_RAW_CSV "profile/ncu_raw.csv"
+/* The profile folder's files by their own names (what `profile` writes into
+ * it before it is published), then relative to the run directory. */
+#define SE_PROFILE_JSON_FILE "profile.json"
+#define SE_PROFILE_KERNELS_FILE "kernels.csv"
+#define SE_PROFILE_NCU_RAW_FILE "ncu_raw.csv"
+#define SE_PROFILE_JSON SE_PROFILE_DIR "/" SE_PROFILE_JSON_FILE
+#define SE_PROFILE_KERNELS_CSV SE_PROFILE_DIR "/" SE_PROFILE_KERNELS_FILE
+#define SE_PROFILE_NCU_RAW_CSV SE_PROFILE_DIR "/" SE_PROFILE_NCU_RAW_FILE
 /* The manifest, in `sha256sum -c` format (bundle/manifest.h). */
 #define SE_MANIFEST_NAME "MANIFEST.sha256"
 /* The PyTorch peers (bundle/peers.h). */

@@ -79,7 +79,7 @@ const char *se_peers_absent(const json_t *peers, char *buf, size_t size)
     const char *status = json_string_value(json_object_get(peers, "status"));
     const char *reason = json_string_value(json_object_get(peers, "reason"));
     if (!peers)
-        snprintf(buf, size, "this run has no peers.json (it predates the PyTorch peers)");
+        snprintf(buf, size, "this run has no " SE_PEERS_FILE " (it predates the PyTorch peers)");
     else if (!status || strcmp(status, "ok") != 0) {
         /* The reason is the run's text: made printable for the terminal. */
         char shown[1024];
@@ -149,16 +149,16 @@ static void check_summary(checker *k, size_t i, const json_t *e, const se_case_i
     if (owned)
         se_sample_set_free(&set);
     if (st != SE_OK) {
-        complain(k, "peers.json: field 'peers[%zu].summary' (%s): cannot be recomputed: %s", i,
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].summary' (%s): cannot be recomputed: %s", i,
                  c->id, err.msg);
         return;
     }
     char path[512] = "", what[256] = "";
     const json_t *saved = json_object_get(e, "summary");
     if (!saved)
-        complain(k, "peers.json: field 'peers[%zu].summary' (%s): missing", i, c->id);
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].summary' (%s): missing", i, c->id);
     else if (!se_json_equal(saved, again, path, sizeof path, what, sizeof what))
-        complain(k, "peers.json: field 'peers[%zu].summary%s%s' (%s): %s", i, path[0] ? "." : "",
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].summary%s%s' (%s): %s", i, path[0] ? "." : "",
                  path, c->id, what);
     json_decref(again);
 }
@@ -171,7 +171,7 @@ static void check_ran(checker *k, size_t i, const json_t *e, const se_case_id *c
     json_int_t elements = 0, fails = 0, nan = 0, tiny = 0;
     char where[160];
     se_err te = {{0}};
-    snprintf(where, sizeof where, "peers.json: peers[%zu] (%s)", i, c->id);
+    snprintf(where, sizeof where, SE_PEERS_FILE ": peers[%zu] (%s)", i, c->id);
     int typed;
     if (!(typed = se_json_get_int(e, "elements", 0, INT64_MAX, &elements, where, &te) == SE_OK &&
                   se_json_get_int(e, "fails", 0, INT64_MAX, &fails, where, &te) == SE_OK &&
@@ -180,26 +180,26 @@ static void check_ran(checker *k, size_t i, const json_t *e, const se_case_id *c
         complain(k, "%s", te.msg);
     const json_t *pass = json_object_get(e, "pass");
     if (elements != c->shape->rows * c->shape->cols)
-        complain(k, "peers.json: field 'peers[%zu].elements' (%s): %" JSON_INTEGER_FORMAT
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].elements' (%s): %" JSON_INTEGER_FORMAT
                  ", the shape has %" PRId64, i, c->id, elements, c->shape->rows * c->shape->cols);
     int should_pass = typed && fails == 0 && nan == 0 &&
                       elements == c->shape->rows * c->shape->cols;
     if (!json_is_boolean(pass) || json_is_true(pass) != should_pass)
-        complain(k, "peers.json: field 'peers[%zu].pass' (%s): inconsistent with elements, fails "
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].pass' (%s): inconsistent with elements, fails "
                  "and nan", i, c->id);
     else if (strcmp(status, should_pass ? "ok" : "failed") != 0)
-        complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s', but pass is %s", i, c->id,
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].status' (%s): '%s', but pass is %s", i, c->id,
                  status, should_pass ? "true" : "false");
     if (!se_is_hex64(str_of(e, "output_sha256")))
-        complain(k, "peers.json: field 'peers[%zu].output_sha256' (%s): not a SHA-256", i, c->id);
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].output_sha256' (%s): not a SHA-256", i, c->id);
     char want[160];
     se_samples_path(c, want, sizeof want);
     const char *file = str_of(e, "samples_file");
     if (strcmp(file, want) != 0)
-        complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): expected %s, got '%s'", i,
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].samples_file' (%s): expected %s, got '%s'", i,
                  c->id, want, file);
     else if (env->listed && !env->listed(env->ctx, file))
-        complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): %s is not in the "
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].samples_file' (%s): %s is not in the "
                  "manifest", i, c->id, file);
     check_summary(k, i, e, c);
 }
@@ -210,37 +210,37 @@ static void check_entry(checker *k, size_t i, const json_t *e, const se_case_id 
     const se_peers_env *env = k->env;
     const char *id = str_of(e, "case");
     if (strcmp(id, c->id) != 0) {
-        complain(k, "peers.json: field 'peers[%zu].case': expected %s, got '%s'", i, c->id, id);
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].case': expected %s, got '%s'", i, c->id, id);
         return;
     }
     if (!same_shape(e, c->shape->rows, c->shape->cols) || strcmp(str_of(e, "peer"), c->what) != 0)
-        complain(k, "peers.json: field 'peers[%zu].rows'/'cols'/'peer' (%s): do not match the "
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].rows'/'cols'/'peer' (%s): do not match the "
                  "case", i, c->id);
     const char *rec = recorded_input(env->validation, c->shape->rows, c->shape->cols);
     const char *in = str_of(e, "input_sha256");
     if (!rec || strcmp(rec, in) != 0)
-        complain(k, "peers.json: field 'peers[%zu].input_sha256' (%s): '%s' is not the input "
-                 "hash validation.json records for the shape (%s)", i, c->id, in,
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].input_sha256' (%s): '%s' is not the input "
+                 "hash " SE_VALIDATION_JSON " records for the shape (%s)", i, c->id, in,
                  rec ? rec : "none");
     if (!se_is_hex64(str_of(e, "operand_sha256")))
-        complain(k, "peers.json: field 'peers[%zu].operand_sha256' (%s): not a SHA-256", i, c->id);
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].operand_sha256' (%s): not a SHA-256", i, c->id);
     const char *status = str_of(e, "status");
     counts->entries++;
     if (strcmp(status, "skipped") == 0) {
         counts->skipped++;
         if (!*str_of(e, "reason"))
-            complain(k, "peers.json: field 'peers[%zu].reason' (%s): a skipped peer must say "
+            complain(k, SE_PEERS_FILE ": field 'peers[%zu].reason' (%s): a skipped peer must say "
                      "why", i, c->id);
         if (json_object_get(e, "samples_file") || json_object_get(e, "summary"))
-            complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): a skipped peer has "
+            complain(k, SE_PEERS_FILE ": field 'peers[%zu].samples_file' (%s): a skipped peer has "
                      "no samples", i, c->id);
     } else if (strcmp(status, "error") == 0) {
         counts->errors++;
         if (!*str_of(e, "error"))
-            complain(k, "peers.json: field 'peers[%zu].error' (%s): a peer in error must say "
+            complain(k, SE_PEERS_FILE ": field 'peers[%zu].error' (%s): a peer in error must say "
                      "why", i, c->id);
         if (json_object_get(e, "samples_file") || json_object_get(e, "summary"))
-            complain(k, "peers.json: field 'peers[%zu].samples_file' (%s): a peer in error has "
+            complain(k, SE_PEERS_FILE ": field 'peers[%zu].samples_file' (%s): a peer in error has "
                      "no samples", i, c->id);
     } else if (strcmp(status, "ok") == 0 || strcmp(status, "failed") == 0) {
         counts->ok += status[0] == 'o';
@@ -248,7 +248,7 @@ static void check_entry(checker *k, size_t i, const json_t *e, const se_case_id 
         counts->recomputed++;
         check_ran(k, i, e, c, status);
     } else {
-        complain(k, "peers.json: field 'peers[%zu].status' (%s): '%s'; expected ok, failed, "
+        complain(k, SE_PEERS_FILE ": field 'peers[%zu].status' (%s): '%s'; expected ok, failed, "
                  "error or skipped", i, c->id, status);
     }
 }
@@ -260,33 +260,33 @@ size_t se_peers_check(const json_t *j, const se_peers_env *env, se_peers_counts 
     const char *status = str_of(j, "status");
     const json_t *list = json_object_get(j, "peers");
     if (!json_is_array(list)) {
-        complain(&k, "peers.json: field 'peers': expected an array");
+        complain(&k, SE_PEERS_FILE ": field 'peers': expected an array");
         return k.problems;
     }
     if (strcmp(status, "skipped") == 0) {
         if (!*str_of(j, "reason"))
-            complain(&k, "peers.json: field 'reason': the peers were skipped and it does not say "
+            complain(&k, SE_PEERS_FILE ": field 'reason': the peers were skipped and it does not say "
                      "why");
         if (json_array_size(list) != 0)
-            complain(&k, "peers.json: field 'peers': the peers were skipped, yet %zu entries are "
+            complain(&k, SE_PEERS_FILE ": field 'peers': the peers were skipped, yet %zu entries are "
                      "listed", json_array_size(list));
         return k.problems;
     }
     if (strcmp(status, "ok") != 0) {
-        complain(&k, "peers.json: field 'status': '%s'; expected ok or skipped", status);
+        complain(&k, SE_PEERS_FILE ": field 'status': '%s'; expected ok or skipped", status);
         return k.problems;
     }
     const json_t *tol = json_object_get(j, "tolerance");
     if (json_number_value(json_object_get(tol, "atol")) != env->p->tol.atol ||
         json_number_value(json_object_get(tol, "rtol")) != env->p->tol.rtol)
-        complain(&k, "peers.json: field 'tolerance': differs from protocol.json");
+        complain(&k, SE_PEERS_FILE ": field 'tolerance': differs from " SE_PROTOCOL_JSON);
     size_t per = se_peers_per_shape(j), want = env->p->n_shapes * per;
     if (!per) {
-        complain(&k, "peers.json: field 'version': expected 1 or 2");
+        complain(&k, SE_PEERS_FILE ": field 'version': expected 1 or 2");
         return k.problems;
     }
     if (json_array_size(list) != want)
-        complain(&k, "peers.json: field 'peers': %zu entries, the protocol's %zu shapes imply %zu",
+        complain(&k, SE_PEERS_FILE ": field 'peers': %zu entries, the protocol's %zu shapes imply %zu",
                  json_array_size(list), env->p->n_shapes, want);
     for (size_t i = 0; i < json_array_size(list) && i < want; i++) {
         se_case_id c;

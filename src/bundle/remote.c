@@ -163,7 +163,7 @@ se_status se_remote_write(const char *dir, const char *rel, const se_remote *r, 
                           (json_int_t)r->archive_bytes, "complete_manifest_sha256",
                           r->manifest_sha256, "remote_lines_sha256", lines, "note",
                           "the files listed here live only in the archive named above (the "
-                          "complete run); verify --archive checks them against MANIFEST.sha256",
+                          "complete run); verify --archive checks them against " SE_MANIFEST_NAME,
                           "files", files);
     char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
     json_decref(j);

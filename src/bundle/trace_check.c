@@ -347,7 +347,7 @@ void se_trace_check_sms(const se_trace *t, int sm_count, const char *name, FILE 
             continue;
         if (out && *n_bad < SE_TRACE_LIST)
             fprintf(out, "  %s: record on an SM the GPU does not have: {\"task\":%" PRId64
-                    ",\"sm\":%d}, environment.json's sm_count is %d\n", name, r->task, r->sm,
+                    ",\"sm\":%d}, " SE_ENVIRONMENT_JSON "'s sm_count is %d\n", name, r->task, r->sm,
                     sm_count);
         (*n_bad)++;
     }

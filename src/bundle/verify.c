@@ -85,7 +85,7 @@ static void check_summaries(verify_ctx *v, const se_protocol *p)
     if (st == SE_OK && v->rd.summary_version >= SE_SUMMARY_VERSION_DERIVED)
         st = se_derived_add(p, again, v->rd.validation, v->rd.peers, &err);
     if (st != SE_OK) {
-        verify_problem(v, "summary.json: cannot be recomputed: %s%s", err.msg, "");
+        verify_problem(v, SE_SUMMARY_JSON ": cannot be recomputed: %s%s", err.msg, "");
     } else {
         char path[512] = "", what[256] = "";
         if (!se_json_equal(saved, again, path, sizeof path, what, sizeof what)) {
@@ -98,7 +98,7 @@ static void check_summaries(verify_ctx *v, const se_protocol *p)
                     json_array_get(json_object_get(saved, "cases"), idx), "case"));
             snprintf(where, sizeof where, "%s'%s%s%s", path, id ? " (" : "", id ? id : "",
                      id ? ")" : "");
-            verify_problem(v, "summary.json: field '%s: %s", where, what);
+            verify_problem(v, SE_SUMMARY_JSON ": field '%s: %s", where, what);
         }
     }
     size_t n_cases = json_array_size(json_object_get(saved, "cases")) +
@@ -138,12 +138,12 @@ static void check_remote(verify_ctx *v)
     size_t unlisted = 0;
     for (size_t i = 0; i < r->n_files; i++)
         if (!se_rundata_listed(&v->rd, r->files[i]) && unlisted++ < 10)
-            verify_problem(v, "remote.json: field 'files': %s is not in the manifest%s",
+            verify_problem(v, SE_REMOTE_JSON ": field 'files': %s is not in the manifest%s",
                     r->files[i], "");
     if (!se_rundata_listed(&v->rd, SE_REMOTE_JSON))
-        verify_problem(v, "remote.json: not listed in the manifest%s%s", "", "");
+        verify_problem(v, SE_REMOTE_JSON ": not listed in the manifest%s%s", "", "");
     if (v->rd.run_id[0] && strcmp(v->rd.run_id, r->run_id) != 0)
-        verify_problem(v, "remote.json: field 'run_id': '%s' is not run.json's '%s'", r->run_id,
+        verify_problem(v, SE_REMOTE_JSON ": field 'run_id': '%s' is not " SE_RUN_JSON "'s '%s'", r->run_id,
                 v->rd.run_id);
     /* The remote-only files' lines, which no file here can check: by
      * remote_lines_sha256, else (a remote.json written before it was
@@ -153,20 +153,20 @@ static void check_remote(verify_ctx *v)
     se_err e = {{0}};
     if (r->lines_sha256[0]) {
         if (se_remote_lines_sha256(v->dir, r, here, &e) != SE_OK)
-            verify_problem(v, "remote.json: field 'remote_lines_sha256': cannot be checked: %s%s",
+            verify_problem(v, SE_REMOTE_JSON ": field 'remote_lines_sha256': cannot be checked: %s%s",
                            e.msg, "");
         else if (strcmp(here, r->lines_sha256) != 0)
-            verify_problem(v, "remote.json: field 'remote_lines_sha256': the manifest's lines of "
+            verify_problem(v, SE_REMOTE_JSON ": field 'remote_lines_sha256': the manifest's lines of "
                            "the remote-only files hash to %s, not to it: a remote-only file's "
                            "line changed since the archive was made%s", here, "");
     } else if (v->strict) {
         if (se_manifest_sha256_without(v->dir, SE_MANIFEST_NAME, SE_REMOTE_JSON, here, &e) != SE_OK)
-            verify_problem(v, "remote.json: field 'complete_manifest_sha256': cannot be checked: "
+            verify_problem(v, SE_REMOTE_JSON ": field 'complete_manifest_sha256': cannot be checked: "
                            "%s%s", e.msg, "");
         else if (strcmp(here, r->manifest_sha256) != 0)
-            verify_problem(v, "remote.json: field 'complete_manifest_sha256' (--strict; this "
-                           "remote.json has no remote_lines_sha256): the manifest here, less "
-                           "remote.json's line, hashes to %s, not to it: a line changed since the "
+            verify_problem(v, SE_REMOTE_JSON ": field 'complete_manifest_sha256' (--strict; this "
+                           SE_REMOTE_JSON " has no remote_lines_sha256): the manifest here, less "
+                           SE_REMOTE_JSON "'s line, hashes to %s, not to it: a line changed since the "
                            "archive was made (a remote-only file's, or a local file's)%s", here, "");
     }
 }
@@ -186,7 +186,7 @@ static void require_array(verify_ctx *v, const char *rel, size_t *missing)
     if (se_rundata_listed(&v->rd, rel))
         return;
     if ((*missing)++ < 10)
-        verify_problem(v, "run.json: field 'arrays_saved' is true, yet %s, which the rule saves, is not "
+        verify_problem(v, SE_RUN_JSON ": field 'arrays_saved' is true, yet %s, which the rule saves, is not "
                 "in the manifest%s", rel, "");
 }
 
@@ -207,7 +207,7 @@ static void unknown_keys(verify_ctx *v, const json_t *obj, const char *prefix,
         if (k == n) {
             char shown[4 * 64 + 8];
             se_printable(key, shown, sizeof shown);
-            verify_problem(v, "run.json: field '%s%.200s': an unknown key (a run.json holds only "
+            verify_problem(v, SE_RUN_JSON ": field '%s%.200s': an unknown key (a " SE_RUN_JSON " holds only "
                            "the fields docs/BUNDLE.md lists)", prefix, shown);
             return;
         }
@@ -236,7 +236,7 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
         se_json_get_str(proto, "bundle_copy_sha256", &want, SE_RUN_JSON ": protocol", &e) != SE_OK)
         verify_type_problem(v, &e);
     else if (strcmp(copy, SE_PROTOCOL_JSON) != 0)
-        verify_problem(v, "run.json: field 'protocol.bundle_copy': expected %s%s", SE_PROTOCOL_JSON, "");
+        verify_problem(v, SE_RUN_JSON ": field 'protocol.bundle_copy': expected %s%s", SE_PROTOCOL_JSON, "");
     else {
         char *buf = NULL;
         size_t len = 0;
@@ -248,7 +248,7 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
             se_sha256_buffer(buf, len, d, NULL);
             se_hex32(d, hex);
             if (strcmp(hex, want) != 0)
-                verify_problem(v, "run.json: field 'protocol.bundle_copy_sha256' is not the SHA-256 of "
+                verify_problem(v, SE_RUN_JSON ": field 'protocol.bundle_copy_sha256' is not the SHA-256 of "
                         "%s (%s)", SE_PROTOCOL_JSON, hex);
         }
         free(buf);
@@ -282,7 +282,7 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
                 max_bytes = bytes;
         }
         if (max_bytes < 0) {
-            verify_problem(v, "run.json: field 'arrays_saved' is true, yet no array is in the "
+            verify_problem(v, SE_RUN_JSON ": field 'arrays_saved' is true, yet no array is in the "
                     "manifest%s%s", "", "");
             return;
         }
@@ -319,7 +319,7 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
     if (missing > 10) {
         char n[32];
         snprintf(n, sizeof n, "%zu", missing - 10);
-        verify_problem(v, "run.json: field 'arrays_saved': %s more arrays the rule saves are not in the "
+        verify_problem(v, SE_RUN_JSON ": field 'arrays_saved': %s more arrays the rule saves are not in the "
                 "manifest%s", n, "");
     }
 }
@@ -341,7 +341,7 @@ static void check_operation(verify_ctx *v, const se_protocol *p)
 {
     const se_operation *a = se_rundata_operation(&v->rd), *b = se_protocol_operation(p);
     if (a != b)
-        verify_problem(v, "strategies.json: field 'workload.name': '%s' is not protocol.json's "
+        verify_problem(v, SE_STRATEGIES_JSON ": field 'workload.name': '%s' is not " SE_PROTOCOL_JSON "'s "
                        "workload.operation '%s'", a->name, b->name);
 }
 
@@ -350,7 +350,7 @@ static void check_rederive(verify_ctx *v, const se_protocol *p)
     if (!json_is_true(json_object_get(v->rd.run, "checks_saved"))) {
         if (v->out)
             fprintf(v->out, "rederive: the run saved no checks/ (it predates them), so none of "
-                    "its outputs can be re-derived on a CPU here; validation.json's word "
+                    "its outputs can be re-derived on a CPU here; " SE_VALIDATION_JSON "'s word "
                     "stands\n");
         return;
     }
@@ -365,7 +365,7 @@ static void check_rederive(verify_ctx *v, const se_protocol *p)
     char remote_note[200] = "";
     if (c.cases_remote)
         snprintf(remote_note, sizeof remote_note, "; %zu cases' checks/ are remote-only "
-                 "(remote.json): not re-derived here, the archive holds them", c.cases_remote);
+                 "(" SE_REMOTE_JSON "): not re-derived here, the archive holds them", c.cases_remote);
     if (v->out)
         fprintf(v->out, "rederive: %zu of %zu cases re-derived on the CPU from checks/ (%zu "
                 "shapes, %zu input rows regenerated with cuRAND's host generator, %zu output "
@@ -448,7 +448,7 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
     if (copy_j && !json_is_null(copy_j) && (!copy || strcmp(copy, SE_PEERS_SCRIPT_COPY) != 0)) {
         char shown[300];
         se_printable(copy ? copy : se_json_type_name(copy_j), shown, sizeof shown);
-        verify_problem(v, "peers.json: field 'script_copy': expected \"%s\", got '%.200s'",
+        verify_problem(v, SE_PEERS_FILE ": field 'script_copy': expected \"%s\", got '%.200s'",
                        SE_PEERS_SCRIPT_COPY, shown);
     } else if (copy) {
         unsigned char d[32];
@@ -463,14 +463,14 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
             se_hex32(d, hex);
             const char *want = json_string_value(json_object_get(j, "script_sha256"));
             if (!want || strcmp(hex, want) != 0)
-                verify_problem(v, "peers.json: field 'script_sha256': does not match %s", copy, "");
+                verify_problem(v, SE_PEERS_FILE ": field 'script_sha256': does not match %s", copy, "");
         }
         free(text);
     } else if (n.ok + n.failed > 0) {
         /* Peers that ran were measured by a script: the run must hold it. */
         char ran[32];
         snprintf(ran, sizeof ran, "%zu", n.ok + n.failed);
-        verify_problem(v, "peers.json: field 'script_copy': missing or null, though %s peer "
+        verify_problem(v, SE_PEERS_FILE ": field 'script_copy': missing or null, though %s peer "
                        "cases ran: the script that measured them is not in the run%s", ran, "");
     }
     /* Saved peer outputs: entry i is (shape i / per, peer i % per) of the
@@ -548,7 +548,7 @@ se_status se_verify_run(const char *dir, int strict, FILE *out, se_err *err)
         char name[4 * sizeof v.remote.archive_name];
         se_printable(v.remote.archive_name, name, sizeof name);
         fprintf(out, "archive: %zu of the remote-only files live in %s (%" PRIu64 " bytes, SHA-256 "
-                "%s; remote.json), unchecked here: verify --archive %s checks them\n",
+                "%s; " SE_REMOTE_JSON "), unchecked here: verify --archive %s checks them\n",
                 rep.archived, name, v.remote.archive_bytes, v.remote.archive_sha256, name);
     }
     size_t file_problems = rep.mismatched + rep.unlisted + rep.malformed +

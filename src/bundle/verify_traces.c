@@ -35,13 +35,13 @@ static void compare_entry(verify_ctx *v, const char *what, const char *id, const
 {
     char path[512] = "", diff[256] = "";
     if (!saved) {
-        verify_problem(v, "traces.json: no %s entry for %s", what, id);
+        verify_problem(v, SE_TRACES_JSON ": no %s entry for %s", what, id);
         return;
     }
     if (!se_json_equal(saved, again, path, sizeof path, diff, sizeof diff)) {
         char where[700];
         snprintf(where, sizeof where, "%s %s', field '%s", what, id, path);
-        verify_problem(v, "traces.json: '%s': %s", where, diff);
+        verify_problem(v, SE_TRACES_JSON ": '%s': %s", where, diff);
     }
 }
 
@@ -80,14 +80,14 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
                 json_t *oi = json_array_get(overlap, n_overlap++);
                 json_t *want = se ? se_trace_overlap_item(se) : NULL;
                 if (!want || !json_equal(oi, want))
-                    verify_problem(v, "traces.json: field 'overlap' for %s does not match its trace "
+                    verify_problem(v, SE_TRACES_JSON ": field 'overlap' for %s does not match its trace "
                             "entry%s", id, "");
                 json_decref(want);
             }
             if (!verify_present(v, rel)) {
                 remote++;
                 if (!se)
-                    verify_problem(v, "traces.json: no entry for %s%s", id, "");
+                    verify_problem(v, SE_TRACES_JSON ": no entry for %s%s", id, "");
                 /* A run that traced the case wrote the file: absent, it must
                  * at least be listed (remote-only), and --strict wants it. */
                 if (!se_rundata_listed(&v->rd, rel))
@@ -120,12 +120,12 @@ void verify_check_traces(verify_ctx *v, const se_protocol *p)
             json_decref(cost);
         }
     if (json_array_size(traces) != expected || n_overlap != json_array_size(overlap))
-        verify_problem(v, "traces.json: field 'traces'/'overlap': the entries do not match the "
+        verify_problem(v, SE_TRACES_JSON ": field 'traces'/'overlap': the entries do not match the "
                 "protocol's traced cases%s%s", "", "");
     if (json_number_value(json_object_get(saved, "globaltimer_resolution_ns")) !=
         se_trace_timer_resolution(v->dir))
-        verify_problem(v, "traces.json: field 'globaltimer_resolution_ns' differs from "
-                "environment.json%s%s", "", "");
+        verify_problem(v, SE_TRACES_JSON ": field 'globaltimer_resolution_ns' differs from "
+                SE_ENVIRONMENT_JSON "%s%s", "", "");
     if (v->out)
         fprintf(v->out, "traces: %zu checked for coverage and ordering (%zu fail), %zu "
                 "remote-only: %s\n", checked, failures, remote,

@@ -69,7 +69,7 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
     json_t *tol = json_object_get(j, "tolerance");
     if (json_real_value(json_object_get(tol, "atol")) != p->tol.atol ||
         json_real_value(json_object_get(tol, "rtol")) != p->tol.rtol)
-        verify_problem(v, "validation.json: field 'tolerance': differs from protocol.json%s%s", "", "");
+        verify_problem(v, SE_VALIDATION_JSON ": field 'tolerance': differs from " SE_PROTOCOL_JSON "%s%s", "", "");
     json_t *cases = json_object_get(j, "cases");
     size_t n_sel = 0;
     for (int s = 0; s < se_protocol_nstrategies(p); s++)
@@ -79,14 +79,14 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
         char a[32], b[32];
         snprintf(a, sizeof a, "%zu", json_array_size(cases));
         snprintf(b, sizeof b, "%zu", want);
-        verify_problem(v, "validation.json: field 'cases': %s records, the protocol implies %s", a, b);
+        verify_problem(v, SE_VALIDATION_JSON ": field 'cases': %s records, the protocol implies %s", a, b);
     }
     size_t cap = 16;
     while (cap < 2 * json_array_size(cases))
         cap *= 2;
     shape_slot *tiled = calloc(cap, sizeof *tiled);
     if (!tiled) {
-        verify_problem(v, "validation.json: out of memory%s%s", "", "");
+        verify_problem(v, SE_VALIDATION_JSON ": out of memory%s%s", "", "");
         return;
     }
     size_t i;
@@ -102,7 +102,7 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
         if (!cid || strcmp(cid, expect) != 0) {
             se_printable(cid ? cid : "(not a string)", shown, sizeof shown);
             snprintf(where, sizeof where, "%zu].case': expected %s", i, expect);
-            verify_problem(v, "validation.json: field 'cases[%s, got '%s'", where, shown);
+            verify_problem(v, SE_VALIDATION_JSON ": field 'cases[%s, got '%s'", where, shown);
             continue;
         }
         snprintf(where, sizeof where, "%s: %s", SE_VALIDATION_JSON, cid);
@@ -127,17 +127,17 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
             continue;
         }
         if (rows != sh->rows || cols != sh->cols || strcmp(shape, sh->spec) != 0)
-            verify_problem(v, "validation.json: %s: fields 'shape'/'rows'/'cols' differ from the "
+            verify_problem(v, SE_VALIDATION_JSON ": %s: fields 'shape'/'rows'/'cols' differ from the "
                     "protocol's shape%s", cid, "");
         int consistent = (fails == 0 && nan == 0 && repeat && !json_is_false(mt)) == pass;
         if (!consistent)
-            verify_problem(v, "validation.json: %s: field 'pass' is inconsistent with fails, nan, "
+            verify_problem(v, SE_VALIDATION_JSON ": %s: field 'pass' is inconsistent with fails, nan, "
                     "repeat_identical and matches_tiled%s", cid, "");
         else if (!pass)
-            verify_problem(v, "validation.json: %s: failed validation (%s)", cid, "as recorded");
+            verify_problem(v, SE_VALIDATION_JSON ": %s: failed validation (%s)", cid, "as recorded");
         n_pass += pass && consistent;
         if (inv != p->invocations)
-            verify_problem(v, "validation.json: %s: field 'invocations' differs from the protocol%s",
+            verify_problem(v, SE_VALIDATION_JSON ": %s: field 'invocations' differs from the protocol%s",
                     cid, "");
         /* The four tiled strategies of one shape wrote the same bytes. */
         if (json_is_true(mt)) {
@@ -146,7 +146,7 @@ void verify_check_validation(verify_ctx *v, const se_protocol *p)
                 t->shape = sh->spec;
                 t->sha = out_sha;
             } else if (strcmp(t->sha, out_sha) != 0) {
-                verify_problem(v, "validation.json: %s: field 'output_sha256' differs from another "
+                verify_problem(v, SE_VALIDATION_JSON ": %s: field 'output_sha256' differs from another "
                         "tiled strategy of the shape, yet matches_tiled is true%s", cid, "");
             }
         }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/paths.h"
 #include "model/strategy.h"
 #include "render/answer_text.h"
 
@@ -95,7 +96,7 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
                                    "device time ratios to stream (L2 warm) and the interval of "
                                    "one more run's ratio (docs/TIMING.md)"
                                  : "time_ratio_to_stream of scope device (L2 warm), from "
-                                   "summary.json");
+                                   SE_SUMMARY_JSON);
     se_buf_add(&data, "# columns: x (shape's place, smallest first, offset per mechanism), "
                       "ratio, ci95 low, ci95 high, shape\n# one block per mechanism\n");
     double lo = 1, hi = 1;

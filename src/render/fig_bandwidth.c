@@ -77,7 +77,7 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
     }
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig3_bandwidth.tsv", rd,
-                "fraction_of_copy of scopes device and device_cold, from summary.json");
+                "fraction_of_copy of scopes device and device_cold, from " SE_SUMMARY_JSON);
     se_buf_add(&data, "# columns: x (shape's place, offset per strategy), fraction_of_copy "
                       "(median(copy) / median(strategy)), low, high (copy's median interval low / "
                       "the strategy's high .. high / low), gbps, median_ns, shape\n"

@@ -82,7 +82,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&data, "# columns: x (item's place, spread by round), ns, round, seq, sm_mhz, "
                       "throttled\n# one block per item\n");
     se_plot_data_header(&med, "data/fig5_medians.tsv", rd,
-                "medians of scope device from summary.json, and the derived cost of one grid barrier");
+                "medians of scope device from " SE_SUMMARY_JSON ", and the derived cost of one grid barrier");
     se_buf_add(&med, "# columns: x, ns, item\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)

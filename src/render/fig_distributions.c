@@ -131,7 +131,7 @@ se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err)
              "25th to 75th percentile, whisker 5th to 95th, + min and max; run %s", rd->run_id);
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig6_distributions.tsv", rd,
-                        "quantiles of scope device from summary.json, as a distance from the "
+                        "quantiles of scope device from " SE_SUMMARY_JSON ", as a distance from the "
                         "case's median");
     se_buf_add(&data, "# columns: row, then percent from the median ((ns / median - 1) * 100) of "
                       "p5, p25, p75, p95, min, max\n# one block per (shape, item)\n");

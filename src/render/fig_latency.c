@@ -163,7 +163,7 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
                       "per instance: the samples file's value), round, seq, sm_mhz, throttled\n"
                       "# one block per (shape, item), blocks separated by two blank lines "
                       "(gnuplot: index)\n");
-    se_plot_data_header(&med, "data/fig1_medians.tsv", rd, "median of scope device from summary.json");
+    se_plot_data_header(&med, "data/fig1_medians.tsv", rd, "median of scope device from " SE_SUMMARY_JSON);
     se_buf_add(&med, "# columns: x (item's place in its panel), median_ns, item\n"
                      "# one block per shape\n");
     se_plot_script_begin(&gp, f, rd);
@@ -200,7 +200,7 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
                       se_plot_color_of(se_rundata_table(rd), legend[l].what));
         se_plot_gp_quote(&gp, label);
     }
-    se_buf_printf(&gp, "%sNaN with lines lw 3 lc rgb \"black\" title \"median (summary.json)\"\n",
+    se_buf_printf(&gp, "%sNaN with lines lw 3 lc rgb \"black\" title \"median (" SE_SUMMARY_JSON ")\"\n",
                   n_legend ? ", \\\n         " : "");
     se_plot_script_end(&gp);
     const char *rels[] = {"data/fig1_latency.tsv", "data/fig1_medians.tsv"};

@@ -88,7 +88,7 @@ se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, REL, rd,
                         "fraction_of_copy by row length, scopes device and device_cold of "
-                        "summary.json, the peers' (device only) of peers.json");
+                        SE_SUMMARY_JSON ", the peers' (device only) of " SE_PEERS_FILE);
     se_buf_add(&data, "# columns: cols (row length), fraction_of_copy, median_ns, rows, shape, "
                       "validated (1/0)\n# one block per (group, scope, item) with a value, "
                       "in order of row length\n");

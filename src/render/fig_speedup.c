@@ -210,8 +210,8 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     }
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig2_speedup.tsv", rd,
-                        "speedup over stream launches, scope device (L2 warm), from summary.json "
-                        "and peers.json");
+                        "speedup over stream launches, scope device (L2 warm), from " SE_SUMMARY_JSON " "
+                        "and " SE_PEERS_FILE);
     se_buf_add(&data,
                "# strategies: speedup = 1 / time_ratio_to_stream.ratio, interval 1 / ci95 (the "
                "paired bootstrap); peers: speedup = median(stream) / median(peer), interval "

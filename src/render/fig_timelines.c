@@ -184,7 +184,7 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
                  "the run has no shape with a trace of each of %s in its folder (a selected "
-                 "bundle may keep them only in its archive: remote.json)", names);
+                 "bundle may keep them only in its archive: " SE_REMOTE_JSON ")", names);
         return SE_OK;
     }
     char id[SE_CASE_ID_SIZE];

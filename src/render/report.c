@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bundle/paths.h"
 #include "model/operation.h"
 #include "model/strategy.h"
 #include "render/answer_text.h"
@@ -164,7 +165,7 @@ void se_rep_intro(se_doc *d, const se_rundata *rd)
          op->title, op->brief, p->tile, p->name, shapes, p->device.samples, p->device_cold.samples, p->batch.samples,
          p->batch.batch, p->host.samples, p->controls.samples, p->bootstrap_resamples);
     se_doc_heading(d, 2, "The megakernel is a toy");
-    se_doc_para(d, "From run.json: the megakernel is %s.", se_json_str(rd->run, "megakernel", "?"));
+    se_doc_para(d, "From " SE_RUN_JSON ": the megakernel is %s.", se_json_str(rd->run, "megakernel", "?"));
     se_doc_para(d, "Its initialization (the reset of the per-row counters and one grid barrier) "
             "runs inside every timed invocation, so every megakernel time in this report includes "
             "it. Blocking kernel before each event-timed sample: %s. Interleaving: %s.",
@@ -181,7 +182,7 @@ void se_rep_strategies(se_doc *d, const se_rundata *rd)
      * table, the program's table as it was then. */
     se_doc_para(d, "One row per strategy of %s: its role in the comparison, the mechanism it "
                    "measures, how one invocation is launched, and what it does.",
-                rd->described ? "the run's own strategy table (strategies.json)"
+                rd->described ? "the run's own strategy table (" SE_STRATEGIES_JSON ")"
                               : "the program's strategy table (src/model/strategy.h)");
     se_doc_table(d, "strategy|role|mechanism|launch|description", NULL);
     for (int s = 0; s < se_protocol_nstrategies(p); s++) {

@@ -86,7 +86,7 @@ void se_rep_environment(se_doc *d, const se_rundata *rd)
     se_rep_version(rnd, sizeof rnd, se_rep_int(e, "software.curand_version"), 2);
     se_doc_para(d, "%s (compute capability %s, %lld SMs, L2 %.0f MiB, peak SM clock %.0f MHz); CUDA driver "
             "%s, runtime %s, nvcc %s (architectures %s), cuDNN %s loaded (%s compiled), cuRAND %s; "
-            "%%globaltimer resolution %.0f ns. Every field of environment.json follows (paths of "
+            "%%globaltimer resolution %.0f ns. Every field of " SE_ENVIRONMENT_JSON " follows (paths of "
             "the measuring machine relative to its source folder, or as .../name).",
          se_json_str(se_json_path(e, "gpu"), "name", "?"),
          se_json_str(se_json_path(e, "gpu"), "compute_capability", "?"), se_rep_int(e, "gpu.sm_count"),
@@ -144,7 +144,7 @@ void se_rep_validation(se_doc *d, const se_rundata *rd)
 void se_rep_resources(se_doc *d, const se_rundata *rd)
 {
     se_doc_heading(d, 2, "Resources");
-    se_doc_para(d, "Per kernel, from resources.json (cudaFuncGetAttributes and the occupancy API).");
+    se_doc_para(d, "Per kernel, from " SE_RESOURCES_JSON " (cudaFuncGetAttributes and the occupancy API).");
     se_doc_table(d, "kernel|used by|block threads|registers|static shared (B)|local (B)|constant "
                    "(B)|max blocks per SM|PTX / binary version", NULL);
     size_t k;
@@ -163,7 +163,7 @@ void se_rep_resources(se_doc *d, const se_rundata *rd)
         se_rep_row(d, 9, cells);
     }
     se_doc_table_end(d);
-    se_doc_para(d, "Graph node counts and cooperative grids per shape and strategy (resources.json "
+    se_doc_para(d, "Graph node counts and cooperative grids per shape and strategy (" SE_RESOURCES_JSON " "
             "launches; '-' for an ordinary stream launch).");
     se_doc_table(d, "shape|strategy|launch|graph nodes|cooperative blocks", NULL);
     json_array_foreach(json_object_get(rd->resources, "launches"), k, c) {
@@ -195,7 +195,7 @@ void se_rep_traces(se_doc *d, const se_rundata *rd)
             "(docs/TRACES.md). Coverage: every expected task exactly once; ordering: every "
             "dependency edge (and, for the phased strategies, every phase barrier) respected. "
             "Overlap: the share of the task time of phases B to E spent before the previous phase "
-            "ended anywhere. From traces.json: %s. %%globaltimer resolution: %.0f ns.",
+            "ended anywhere. From " SE_TRACES_JSON ": %s. %%globaltimer resolution: %.0f ns.",
          se_json_str(rd->traces, "note", ""),
          se_json_num(rd->traces, "globaltimer_resolution_ns"));
     se_doc_table(d, "case|check|verdict|tasks expected|records|missing|duplicated|invalid|"
@@ -230,7 +230,7 @@ void se_rep_traces(se_doc *d, const se_rundata *rd)
     se_doc_para(d, "%zu of %zu traces pass their checks.", n_traces - failing, n_traces);
     se_doc_heading(d, 3, "Cost of tracing");
     se_doc_para(d, "Device-time medians of the traced and the untraced instance, interleaved, in the same "
-            "run (traces.json tracing_cost).");
+            "run (" SE_TRACES_JSON " tracing_cost).");
     se_doc_table(d, "case|samples|untraced median (us)|traced median (us)|overhead (us)|overhead|"
                    "untraced samples file|traced samples file", NULL);
     double lo = 0, hi = 0;

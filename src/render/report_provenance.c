@@ -41,9 +41,9 @@ se_status se_rep_provenance(se_doc *d, se_rundata *rd, se_err *err)
 {
     se_doc_heading(d, 2, "Provenance of every timing number");
     se_doc_para(d, "Every timing number above comes from one case and scope: its samples file (with the "
-            "SHA-256 listed in the run's MANIFEST.sha256 and recomputed here), the shape and tile, "
+            "SHA-256 listed in the run's " SE_MANIFEST_NAME " and recomputed here), the shape and tile, "
             "the strategy and launch, the scope and L2 state, the number of samples, and the "
-            "SHA-256 of the case's input and output bytes from validation.json. Controls have no "
+            "SHA-256 of the case's input and output bytes from " SE_VALIDATION_JSON ". Controls have no "
             "input or output.");
     se_doc_table(d, "case|shape|tile|strategy|launch|scope|L2|samples|samples file|samples file "
                    "SHA-256|input SHA-256|output SHA-256", NULL);

@@ -118,7 +118,7 @@ void se_rep_timing(se_doc *d, const se_rundata *rd)
     se_doc_table_end(d);
     const json_t *g = se_json_path(rd->summary, "derived.grid_barrier_ns");
     if (g)
-        se_doc_para(d, "One grid barrier costs %.1f ns: %s, with %lld barriers (summary.json "
+        se_doc_para(d, "One grid barrier costs %.1f ns: %s, with %lld barriers (" SE_SUMMARY_JSON " "
                 "derived.grid_barrier_ns).",
              se_json_num(g, "value"), se_json_str(g, "formula", "?"), se_rep_int(g, "barriers"));
 }

@@ -487,7 +487,7 @@ static se_status write_reproduce(const se_site *s, size_t kept, size_t left, se_
     se_doc_para(&d, "The run records the commit it was built from (%s) but no repository "
                     "address: take the code from the softmax-evidence repository you got this "
                     "site or run from, or from the run itself, which embeds the sources it was "
-                    "built from (source/, listed with their SHA-256 in run.json).",
+                    "built from (source/, listed with their SHA-256 in " SE_RUN_JSON ").",
                 commit[0] ? commit : "not recorded");
     char steps[400];
     snprintf(steps, sizeof steps, "cd softmax-evidence   # a clone of the repository\n"

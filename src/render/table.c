@@ -322,7 +322,7 @@ static void zero_width_note(FILE *out, const se_rundata *rd, const json_t *rows)
     double step = json_number_value(se_json_path(rd->env, "globaltimer.smallest_step_ns"));
     fprintf(out, "*%zu of these %zu intervals have zero width (e.g. %.2f-%.2f). That is the "
             "timer's resolution, not certainty: device times come in steps of %.0f ns (the "
-            "smallest %%globaltimer step, environment.json), so in a short case most samples tie "
+            "smallest %%globaltimer step, " SE_ENVIRONMENT_JSON "), so in a short case most samples tie "
             "at the median and every bootstrap resample's median is that same value; read such "
             "an interval as the median give or take one step (docs/TIMING.md).*\n\n",
             zero, n, example / 1e3, example / 1e3, step > 0 ? step : 32.0);

@@ -25,6 +25,7 @@
 
 #include "bundle/fsutil.h"
 #include "bundle/manifest.h"
+#include "bundle/paths.h"
 #include "bundle/rundata.h"
 #include "bundle/verify.h"
 #include "run/run_config.h"
@@ -59,7 +60,7 @@ static const struct {
 
 static const char *limitations =
     "Nsight Compute replays each kernel in isolation and serializes kernels, so its durations "
-    "are not the run's timings (use summary.json for those); a graph's kernel nodes and a "
+    "are not the run's timings (use " SE_SUMMARY_JSON " for those); a graph's kernel nodes and a "
     "cooperative kernel are profiled one kernel at a time; clocks were left as found "
     "(--clock-control none); cuDNN's kernels are profiled but their internal choice of kernels "
     "is cuDNN's; input generation and pre-scaling are not profiled.";
@@ -380,8 +381,8 @@ static se_status import_raw(const char *run_dir, const pcase *cases, size_t n_ca
                             const char *cmd, FILE *out, se_err *err)
 {
     char kpath[4700], jpath[4700];
-    snprintf(kpath, sizeof kpath, "%s/kernels.csv", pb->tmp);
-    snprintf(jpath, sizeof jpath, "%s/profile.json", pb->tmp);
+    snprintf(kpath, sizeof kpath, "%s/" SE_PROFILE_KERNELS_FILE, pb->tmp);
+    snprintf(jpath, sizeof jpath, "%s/" SE_PROFILE_JSON_FILE, pb->tmp);
     char mlist[2048] = "";
     for (size_t m = 0; m < N_METRICS; m++)
         snprintf(mlist + strlen(mlist), sizeof mlist - strlen(mlist), "%s%s", m ? "," : "",
@@ -400,14 +401,14 @@ static se_status import_raw(const char *run_dir, const pcase *cases, size_t n_ca
         st = se_fail(err, SE_ERR_CUDA, "profile: ncu profiled no kernel of the run's cases (see %s)", raw);
     if (st == SE_OK) {
         json_t *j = json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:I, s:s, s:o}", "format",
-                              "softmax-evidence-profile", "version", 1, "ncu_version", version,
+                              SE_PROFILE_FORMAT, "version", 1, "ncu_version", version,
                               "command", cmd, "metrics", mlist, "metrics_not_reported", missing,
                               "kernels_profiled", (json_int_t)rows, "limitations", limitations,
                               "cases", totals);
         missing = totals = NULL;
         char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
         json_decref(j);
-        st = text ? write_text(jpath, text, err) : se_fail(err, SE_ERR_NOMEM, "profile.json");
+        st = text ? write_text(jpath, text, err) : se_fail(err, SE_ERR_NOMEM, SE_PROFILE_JSON_FILE);
         free(text);
     }
     json_decref(totals);
@@ -416,8 +417,8 @@ static se_status import_raw(const char *run_dir, const pcase *cases, size_t n_ca
         st = publish_profile(run_dir, pb, err);
     if (st == SE_OK && out) {
         fprintf(out, "profile: %zu kernels profiled (metrics this ncu did not report are listed "
-                "in profile.json)\n", rows);
-        fprintf(out, "profile: wrote %s/{ncu_raw.csv,kernels.csv,profile.json} and rewrote %s/%s\n",
+                "in " SE_PROFILE_JSON_FILE ")\n", rows);
+        fprintf(out, "profile: wrote %s/{" SE_PROFILE_NCU_RAW_FILE "," SE_PROFILE_KERNELS_FILE "," SE_PROFILE_JSON_FILE "} and rewrote %s/%s\n",
                 pb->target, run_dir, SE_MANIFEST_NAME);
     }
     return st;
@@ -485,7 +486,7 @@ se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_e
         st = se_fail(err, SE_ERR_IO, "profile: cannot resolve %s: %s", self, strerror(errno));
     se_publish pb;
     char final_dir[4400], raw[4700];
-    snprintf(final_dir, sizeof final_dir, "%s/profile", run_dir);
+    snprintf(final_dir, sizeof final_dir, "%s/" SE_PROFILE_DIR, run_dir);
     if (st == SE_OK) {
         exe[len] = '\0';
         st = se_publish_begin(&pb, final_dir, "profile", err);
@@ -495,7 +496,7 @@ se_status se_profile_main(const char *run_dir, const char *self, FILE *out, se_e
         se_rundata_free(&rd);
         return st;
     }
-    snprintf(raw, sizeof raw, "%s/ncu_raw.csv", pb.tmp);
+    snprintf(raw, sizeof raw, "%s/" SE_PROFILE_NCU_RAW_FILE, pb.tmp);
     char mlist[2048] = "";
     for (size_t m = 0; m < N_METRICS; m++)
         snprintf(mlist + strlen(mlist), sizeof mlist - strlen(mlist), "%s%s", m ? "," : "",
@@ -536,22 +537,22 @@ se_status se_profile_reparse(const char *run_dir, FILE *out, se_err *err)
     if (st != SE_OK)
         return st;
     char raw[4700], saved[4600];
-    snprintf(saved, sizeof saved, "%s/profile/ncu_raw.csv", run_dir);
+    snprintf(saved, sizeof saved, "%s/" SE_PROFILE_NCU_RAW_CSV, run_dir);
     /* rd.profile is profile/profile.json, read through se_json_load. */
     const char *version = json_string_value(json_object_get(rd.profile, "ncu_version"));
     const char *cmd = json_string_value(json_object_get(rd.profile, "command"));
     if (!version || !cmd || access(saved, R_OK) != 0) {
         free(cases);
         se_rundata_free(&rd);
-        return se_fail(err, SE_ERR_IO, "profile --reparse: %s has no profile/profile.json with "
-                       "the ncu version and command, or no profile/ncu_raw.csv", run_dir);
+        return se_fail(err, SE_ERR_IO, "profile --reparse: %s has no " SE_PROFILE_JSON " with "
+                       "the ncu version and command, or no " SE_PROFILE_NCU_RAW_CSV, run_dir);
     }
     se_publish pb;
     char final_dir[4400];
-    snprintf(final_dir, sizeof final_dir, "%s/profile", run_dir);
+    snprintf(final_dir, sizeof final_dir, "%s/" SE_PROFILE_DIR, run_dir);
     st = se_publish_begin(&pb, final_dir, "profile", err);
     if (st == SE_OK) {
-        snprintf(raw, sizeof raw, "%s/ncu_raw.csv", pb.tmp);
+        snprintf(raw, sizeof raw, "%s/" SE_PROFILE_NCU_RAW_FILE, pb.tmp);
         st = se_copy_file(saved, raw, err);
         if (st == SE_OK)
             st = import_raw(run_dir, cases, n_cases, &pb, raw, version, cmd, out, err);

@@ -87,7 +87,7 @@ static json_t *environment_json(const run_state *rs, int argc, char **argv)
         snprintf(commit, sizeof commit, "%s", getenv("SE_GIT_COMMIT"));
         commit_from = "the SE_GIT_COMMIT variable (the source tree had no git history)";
     } else if (!commit[0]) {
-        commit_from = "not known: the source tree had no git history; source_files in run.json "
+        commit_from = "not known: the source tree had no git history; source_files in " SE_RUN_JSON " "
                       "identify the code by hash";
     }
     /* Whether the code that built this binary differs from the commit: the
@@ -250,7 +250,7 @@ se_status se_run_write_bundle(run_state *rs, const se_protocol_source *src, int 
         st = se_rundir_write_json(&rs->rd, SE_SUMMARY_JSON, *summary, err);
     se_source_file *sources = calloc(se_embedded_count ? se_embedded_count : 1, sizeof *sources);
     if (st == SE_OK && !sources)
-        st = se_fail(err, SE_ERR_NOMEM, "run.json: out of memory");
+        st = se_fail(err, SE_ERR_NOMEM, SE_RUN_JSON ": out of memory");
     if (st == SE_OK)
         st = write_sources(rs, sources, err);
     if (st != SE_OK) {

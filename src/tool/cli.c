@@ -4,6 +4,7 @@
  * cli_help.c's.
  */
 #include "tool/cli.h"
+#include "bundle/paths.h"
 #include "tool/cli_internal.h"
 
 #include <stdlib.h>
@@ -40,7 +41,7 @@ const opt_def se_cli_run_opts[] = {
     {O_NO_BLOCK, "--no-blocking-kernel", 0, "time without the blocking kernel (for runs under\n"
                                             "                         compute-sanitizer, which serializes launches;\n"
                                             "                         device times then include host submission)"},
-    {O_NO_PEERS, "--no-peers", 0, "do not measure the PyTorch peers (peers.json says skipped)"},
+    {O_NO_PEERS, "--no-peers", 0, "do not measure the PyTorch peers (" SE_PEERS_FILE " says skipped)"},
     {O_PEERS_SCRIPT, "--peers-script", 1, "the peers script (default: bench/peers.py of the\n"
                                           "                         source tree)"},
     {O_PEERS_PYTHON, "--peers-python", 1, "the python that runs it, with torch (default python3)"},

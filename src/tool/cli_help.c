@@ -4,6 +4,7 @@
  * shapes and the exit codes, in one table.
  */
 #include "tool/cli.h"
+#include "bundle/paths.h"
 #include "tool/cli_internal.h"
 
 #include <stdlib.h>
@@ -63,16 +64,16 @@ static const cmd_doc cmd_docs[] = {
      "the PyTorch peers (docs/BUNDLE.md). A folder with SITE_MANIFEST.sha256 and no run\n"
      "manifest is checked as a site (docs/SITE.md).\n"
      "  --strict           also fail on a file the manifest lists that is not present,\n"
-     "                     unless remote.json says it lives in the run's archive (those\n"
+     "                     unless " SE_REMOTE_JSON " says it lives in the run's archive (those\n"
      "                     are counted, not failed: --archive F checks them)\n"
-     "  --trusted-key PUB  also check that MANIFEST.sha256.sig is an Ed25519 signature of\n"
+     "  --trusted-key PUB  also check that " SE_MANIFEST_SIG " is an Ed25519 signature of\n"
      "                     the manifest by that public key (docs/SIGNING.md)\n"
      "  --archive F        also check the remote-only files against the archive F\n"
      "                     (docs/ARCHIVE.md)\n"
      "  --                 what follows is the run directory, even if it starts with '-'\n"},
     {"sign", "sign RUN_DIR --key KEY", "verify a run, then sign its manifest",
-     "Verifies a run, then signs its MANIFEST.sha256 with the Ed25519 private key KEY (PEM)\n"
-     "into MANIFEST.sha256.sig (docs/SIGNING.md).\n"},
+     "Verifies a run, then signs its " SE_MANIFEST_NAME " with the Ed25519 private key KEY (PEM)\n"
+     "into " SE_MANIFEST_SIG " (docs/SIGNING.md).\n"},
     {"archive", "archive RUN_DIR -o FILE.tar.gz [--remote-only GLOB]...",
      "the complete run as a deterministic .tar.gz (docs/ARCHIVE.md)", NULL},
     {"trace", "trace RUN_DIR CASE -o FILE.json", "one trace as Perfetto JSON",
@@ -80,7 +81,7 @@ static const cmd_doc cmd_docs[] = {
      "checks and summary (docs/TRACES.md). CASE is <shape>.<strategy>, the shape as `table`\n"
      "prints it (4096x4096.megakernel) or as the protocol writes it (5xT+1.megakernel); an\n"
      "unknown case lists the run's, and a trace kept only in the run's complete archive\n"
-     "(remote.json) names that archive.\n"
+     "(" SE_REMOTE_JSON ") names that archive.\n"
      "  -o, --output FILE  the JSON file to write\n"},
     {"figures", "figures RUN_DIR OUT_DIR [--set FILE]", "figures, report, provenance",
      "Verifies a run, then draws its figures (SVG and PNG, with gnuplot) and writes\n"
