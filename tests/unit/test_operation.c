@@ -249,6 +249,23 @@ static void test_default_protocol_states_the_tables_tolerances(void **state)
     se_protocol_free(&p);
 }
 
+/* protocol/layernorm.json names the second entry and states its
+ * tolerances and LayerNorm's eps. */
+static void test_layernorm_protocol_names_its_entry(void **state)
+{
+    (void)state;
+    se_protocol p;
+    se_err err = {{0}};
+    if (se_protocol_load(SE_LAYERNORM_PROTOCOL, &p, &err) != SE_OK)
+        fail_msg("%s", err.msg);
+    const se_operation *ln = se_operation_find("layernorm");
+    assert_ptr_equal(se_protocol_operation(&p), ln);
+    assert_true(p.tol.atol == ln->tolerance.atol);
+    assert_true(p.tol.rtol == ln->tolerance.rtol);
+    assert_true(p.eps == SE_LN_EPS);
+    se_protocol_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_streamed_reference_is_the_whole_rows_bit_for_bit),
         cmocka_unit_test(test_strategies_json_names_its_workload),
         cmocka_unit_test(test_default_protocol_states_the_tables_tolerances),
+        cmocka_unit_test(test_layernorm_protocol_names_its_entry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
