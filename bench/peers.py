@@ -8,7 +8,9 @@ input arrays it names: per shape x (raw little-endian float32, rows * cols)
 and xp, the pre-scaled input s * x that the harness gives cuDNN. Every
 array's SHA-256 is checked before torch is imported; a mismatch is refused.
 
-Per shape six peers are timed on the GPU, in the harness's device scope:
+The input document's optional field 'operation' names the workload
+(absent: rms-softmax). For the RMS-scaled softmax, per shape six peers are
+timed on the GPU, in the harness's device scope:
   torch-eager    softmax(x * rsqrt(mean(x^2, -1) + eps), -1) in plain torch ops
   torch-compile  torch.compile of that same function (per shape, static shapes)
   torch-softmax  torch.softmax(xp, -1), the plain softmax of the pre-scaled input
@@ -19,6 +21,12 @@ The last three compute the plain softmax alone, like torch-softmax and
 cuDNN: less work than the RMS-scaled softmax. Where a package cannot be
 imported (or does not run on this GPU) its peer is recorded as skipped,
 with the reason, and the others still run.
+For LayerNorm ('operation': 'layernorm'), on x, with gamma and beta the
+harness's functions of the column (src/model/layernorm_params.h) and eps the
+shape's:
+  torch-layernorm-eager    torch.nn.functional.layer_norm(x, (cols,), gamma, beta, eps)
+  torch-layernorm-compile  torch.compile of that same function
+  liger-layernorm          Liger-Kernel's Triton LayerNorm (package liger-kernel)
 Each peer is called once and its output kept for the harness to validate,
 then warmed up, then timed: per sample torch.cuda._sleep holds the stream
 while the host enqueues the start event, the call and the end event, so the
@@ -53,6 +61,13 @@ INPUTS_FORMAT = "softmax-evidence-peers-inputs"
 RESULTS_FORMAT = "softmax-evidence-peers-results"
 PEERS = ("torch-eager", "torch-compile", "torch-softmax", "liger-softmax", "quack-softmax",
          "flashinfer-softmax")
+# The peers of each workload (src/model/operation.c's `peers`): the input
+# document's optional field 'operation' (absent: the RMS-scaled softmax,
+# every input written before the field) selects them.
+OPERATION_PEERS = {
+    "rms-softmax": PEERS,
+    "layernorm": ("torch-layernorm-eager", "torch-layernorm-compile", "liger-layernorm"),
+}
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 SHAPE_ID = re.compile(r"^([0-9]+)x([0-9]+)$")
 
@@ -134,11 +149,17 @@ def load_inputs(in_dir):
     for key, low in (("samples", 1), ("warmup", 0), ("first_seq", 0)):
         if field(doc, key, int, "") < low:
             raise Refused("peers-inputs.json: field '%s': must be at least %d" % (key, low))
+    op = doc.get("operation", "rms-softmax")
+    if op not in OPERATION_PEERS:
+        raise Refused("peers-inputs.json: field 'operation': unknown workload %r; known: %s"
+                      % (op, ", ".join(OPERATION_PEERS)))
+    doc["operation"] = op
+    known = OPERATION_PEERS[op]
     peers = field(doc, "peers", list, "")
     for i, p in enumerate(peers):
-        if p not in PEERS:
-            raise Refused("peers-inputs.json: field 'peers[%d]': unknown peer %r; known: %s"
-                          % (i, p, ", ".join(PEERS)))
+        if p not in known:
+            raise Refused("peers-inputs.json: field 'peers[%d]': unknown peer %r of %s; known: %s"
+                          % (i, p, op, ", ".join(known)))
     shapes = field(doc, "shapes", list, "")
     seen = set()
     for i, s in enumerate(shapes):
@@ -233,6 +254,42 @@ def rms_softmax(torch, eps):
     def f(x):
         s = torch.rsqrt(torch.mean(x * x, dim=-1, keepdim=True) + eps)
         return torch.softmax(x * s, dim=-1)
+    return f
+
+
+def layernorm_params(torch, cols, device):
+    """LayerNorm's gamma and beta, functions of the column alone
+    (src/model/layernorm_params.h), bit for bit the harness's: h a 32-bit
+    mix of c, gamma = 0.5 + (h & 0xffff) / 65536, beta = ((h >> 16) - 32768)
+    / 65536, exact in float32. int64 arithmetic masked to 32 bits (a
+    product's low 32 bits survive int64 wrap-around)."""
+    m = 0xFFFFFFFF
+    c = torch.arange(cols, dtype=torch.int64, device=device)
+    h = (c & m) ^ (((c >> 32) * 0x9E3779B9) & m)
+    h = h ^ (h >> 16)
+    h = (h * 0x85EBCA6B) & m
+    h = h ^ (h >> 13)
+    h = (h * 0xC2B2AE35) & m
+    h = h ^ (h >> 16)
+    gamma = 0.5 + (h & 0xFFFF).to(torch.float32) * (1.0 / 65536.0)
+    beta = ((h >> 16).to(torch.float32) - 32768.0) * (1.0 / 65536.0)
+    return gamma, beta
+
+
+def torch_layernorm(torch, gamma, beta, eps):
+    """y = layer_norm(x) * gamma + beta per row, as a user writes it."""
+    def f(x):
+        return torch.nn.functional.layer_norm(x, (x.shape[-1],), gamma, beta, eps)
+    return f
+
+
+def liger_layernorm(torch, gamma, beta, eps):
+    mod = import_peer("liger_kernel.ops.layer_norm", "liger-kernel")
+    fn = mod.LigerLayerNormFunction.apply
+
+    def f(x):
+        with torch.no_grad():
+            return fn(x, gamma, beta, eps)
     return f
 
 
@@ -448,7 +505,13 @@ def run_shape(torch, s, doc, out_tmp, ns_per_cycle, seq):
         torch._dynamo.reset()  # compile this shape afresh: no recompile limit across shapes
     except Exception as e:
         progress("torch._dynamo.reset() failed (%s); compiling on top of earlier shapes" % error_text(e))
+    if doc["operation"] == "layernorm":
+        gamma, beta = layernorm_params(torch, cols, x.device)
     makers = {
+        "torch-layernorm-eager": lambda: (torch_layernorm(torch, gamma, beta, eps), x),
+        "torch-layernorm-compile": lambda: (torch.compile(torch_layernorm(torch, gamma, beta, eps),
+                                                          dynamic=False, fullgraph=True), x),
+        "liger-layernorm": lambda: (liger_layernorm(torch, gamma, beta, eps), x),
         "torch-eager": lambda: (rms_softmax(torch, eps), x),
         "torch-compile": lambda: (torch.compile(rms_softmax(torch, eps), dynamic=False,
                                                 fullgraph=True), x),
@@ -461,7 +524,7 @@ def run_shape(torch, s, doc, out_tmp, ns_per_cycle, seq):
     for name in wanted:
         p = Peer(name, None, None)
         peers.append(p)
-        progress("%s %s: first call%s" % (sid, name, " (compiling)" if name == "torch-compile" else ""))
+        progress("%s %s: first call%s" % (sid, name, " (compiling)" if name.endswith("-compile") else ""))
         try:
             p.fn, p.operand = makers[name]()
             first_call(torch, p, out_tmp, sid)

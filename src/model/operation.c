@@ -1,8 +1,8 @@
 /*
  * operation.c - the workload table (operation.h). Each entry wraps its
- * operation's reference functions; the RMS-scaled softmax's are those of
- * model/reference.c, unchanged, so its outputs and hashes are those of
- * every run before the table.
+ * operation's reference functions (model/reference.c); the RMS-scaled
+ * softmax's are unchanged, so its outputs and hashes are those of every
+ * run before the table.
  */
 #include "model/operation.h"
 
@@ -84,9 +84,92 @@ static const se_operation rms_softmax = {
     .row_value = rms_value,
     .tolerance = {SE_TOL_ATOL, SE_TOL_RTOL},
     .peers = "torch-eager,torch-compile,torch-softmax,liger-softmax,quack-softmax,flashinfer-softmax",
+    .on_gpu = 1,
 };
 
-const se_operation *const se_operations[] = {&rms_softmax};
+/* LayerNorm's row state in se_op_row: v[0] the sum, v[1] the mean, v[2]
+ * the sum of squared deviations, v[3] rstd (reference.h's se_ln_row). */
+static se_ln_row ln_get(const se_op_row *r)
+{
+    se_ln_row s = {r->v[0], r->v[1], r->v[2], r->v[3]};
+    return s;
+}
+
+static void ln_put(se_op_row *r, const se_ln_row *s)
+{
+    r->v[0] = s->sum;
+    r->v[1] = s->mean;
+    r->v[2] = s->dev;
+    r->v[3] = s->rstd;
+    r->v[4] = r->v[5] = 0.0;
+}
+
+static void ln_begin(se_op_row *r)
+{
+    se_ln_row s;
+    se_ln_row_init(&s);
+    ln_put(r, &s);
+}
+
+/* Pass 0: the sum (then the mean); pass 1: the squared deviations from
+ * the mean (then rstd). */
+static void ln_pass(se_op_row *r, int pass, const float *x, int64_t n)
+{
+    se_ln_row s = ln_get(r);
+    if (pass == 0)
+        se_ln_row_sum(&s, x, n);
+    else
+        se_ln_row_dev(&s, x, n);
+    ln_put(r, &s);
+}
+
+static void ln_end_pass(se_op_row *r, int pass, int64_t cols, double eps)
+{
+    se_ln_row s = ln_get(r);
+    if (pass == 0)
+        se_ln_row_mean(&s, cols);
+    else
+        se_ln_row_rstd(&s, cols, eps);
+    ln_put(r, &s);
+}
+
+static double ln_value(const se_op_row *r, float x, int64_t col)
+{
+    se_ln_row s = ln_get(r);
+    return se_ln_value(&s, x, col);
+}
+
+/* LayerNorm forward. The reference is two-pass in float64 (the mean, then
+ * the squared deviations), whatever the kernels do; gamma and beta are
+ * functions of the column (model/layernorm_params.h), eps the protocol's
+ * (protocol/layernorm.json: 1e-5, PyTorch's default). The tolerance:
+ * y is O(1) (gamma in [0.5, 1.5), beta in [-0.5, 0.5)), and where
+ * (x - mean) rstd gamma and beta cancel y is near 0 and has no relative
+ * meaning, so an absolute term of 1e-5, about a hundred float32 ulps of
+ * the terms that cancelled, with the softmax's rtol of 1e-4 elsewhere
+ * (docs/TOLERANCES.md). */
+static const se_operation layernorm = {
+    .name = "layernorm",
+    .title = "LayerNorm forward",
+    .brief = "y = layer_norm(x) * gamma + beta",
+    .formula = "mean = mean(x), rstd = 1 / sqrt(mean((x - mean)^2) + eps), "
+               "y = (x - mean) rstd gamma + beta",
+    .n_phases = 3,
+    .phases = {{'A', 1, "partial sums of x and x^2 of each tile"},
+               {'B', 0, "combine A's partials of the row: mean and rstd"},
+               {'C', 1, "write y = (x - mean) rstd gamma + beta of each tile"}},
+    .reference = se_reference_layernorm,
+    .row_passes = 2,
+    .row_begin = ln_begin,
+    .row_pass = ln_pass,
+    .row_end_pass = ln_end_pass,
+    .row_value = ln_value,
+    .tolerance = {1e-5, SE_TOL_RTOL},
+    .peers = "torch-layernorm-eager,torch-layernorm-compile,liger-layernorm",
+    .on_gpu = 0,
+};
+
+const se_operation *const se_operations[] = {&rms_softmax, &layernorm};
 const size_t se_operation_count = sizeof se_operations / sizeof se_operations[0];
 
 const se_operation *se_operation_find(const char *name)

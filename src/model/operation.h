@@ -6,9 +6,11 @@
  * combine, its float64 reference (whole rows, and row by row in passes for
  * verify's streaming re-check, bit for bit the same), its tolerances and
  * the PyTorch peers that compute it. The RMS-scaled softmax is the first
- * entry. Its device phase functions, its fused single-kernel control and
- * its input generator are not in the table yet (the GPU layer still
- * names them directly; docs/ADDING-A-WORKLOAD.md says what is left).
+ * entry, LayerNorm forward the second. The device phase functions, the
+ * fused single-kernel controls and the input generator are not in the
+ * table yet (the GPU layer still names the RMS-scaled softmax's directly;
+ * docs/ADDING-A-WORKLOAD.md says what is left), and `on_gpu` says which
+ * entries a run can measure.
  */
 #ifndef SE_OPERATION_H
 #define SE_OPERATION_H
@@ -62,6 +64,11 @@ typedef struct se_operation {
     double (*row_value)(const se_op_row *r, float x, int64_t col);
     se_tolerance tolerance; /* docs/TOLERANCES.md: what protocol/default.json states */
     const char *peers;      /* the PyTorch peers computing it (bench/peers.py), comma-separated */
+    /* Whether the GPU layer runs it: 0 while its kernels are not written
+     * (docs/ADDING-A-WORKLOAD.md), and `run` refuses a protocol naming it
+     * then, naming workload.operation; verify and the renderers read its
+     * runs either way. */
+    int on_gpu;
 } se_operation;
 
 /* The table, in order; the first entry is what a run measures unless told

@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+#include "model/layernorm_params.h"
+
 void se_ref_row_init(se_ref_row *r)
 {
     r->ss = 0.0;
@@ -59,5 +61,58 @@ void se_reference_rms_softmax(const float *x, int64_t rows, int64_t cols, double
         }
         for (int64_t c = 0; c < cols; c++)
             yr[c] /= l;
+    }
+}
+
+void se_ln_row_init(se_ln_row *r)
+{
+    r->sum = 0.0;
+    r->mean = 0.0;
+    r->dev = 0.0;
+    r->rstd = 0.0;
+}
+
+void se_ln_row_sum(se_ln_row *r, const float *x, int64_t n)
+{
+    for (int64_t c = 0; c < n; c++)
+        r->sum += (double)x[c];
+}
+
+void se_ln_row_mean(se_ln_row *r, int64_t cols)
+{
+    r->mean = r->sum / (double)cols;
+}
+
+void se_ln_row_dev(se_ln_row *r, const float *x, int64_t n)
+{
+    for (int64_t c = 0; c < n; c++) {
+        double d = (double)x[c] - r->mean;
+        r->dev += d * d;
+    }
+}
+
+void se_ln_row_rstd(se_ln_row *r, int64_t cols, double eps)
+{
+    r->rstd = 1.0 / sqrt(r->dev / (double)cols + eps);
+}
+
+double se_ln_value(const se_ln_row *r, float x, int64_t col)
+{
+    return ((double)x - r->mean) * r->rstd * (double)se_ln_gamma(col) + (double)se_ln_beta(col);
+}
+
+void se_reference_layernorm(const float *x, int64_t rows, int64_t cols, double eps, double *y)
+{
+    for (int64_t r = 0; r < rows; r++) {
+        const float *xr = x + r * cols;
+        double *yr = y + r * cols;
+        se_ln_row st;
+        se_ln_row_init(&st);
+        se_ln_row_sum(&st, xr, cols);
+        se_ln_row_mean(&st, cols);
+        se_ln_row_dev(&st, xr, cols);
+        se_ln_row_rstd(&st, cols, eps);
+        for (int64_t c = 0; c < cols; c++)
+            yr[c] = se_ln_value(&st, xr[c], c);
     }
 }

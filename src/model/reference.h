@@ -1,6 +1,7 @@
 /*
- * reference.h - the float64 CPU reference of the RMS-scaled softmax, the
- * ground truth every strategy is validated against.
+ * reference.h - the float64 CPU references of the workloads (the RMS-scaled
+ * softmax, LayerNorm forward), the ground truth every strategy is validated
+ * against.
  */
 #ifndef SE_REFERENCE_H
 #define SE_REFERENCE_H
@@ -37,6 +38,33 @@ void se_ref_row_scale(se_ref_row *r, int64_t cols, double eps);
 void se_ref_row_max(se_ref_row *r, const float *x, int64_t n);
 void se_ref_row_exps(se_ref_row *r, const float *x, int64_t n);
 double se_ref_value(const se_ref_row *r, float x);
+
+/* LayerNorm forward, per row r of x, in float64 throughout:
+ *   mean = sum(x) / cols,  var = sum((x - mean)^2) / cols,
+ *   rstd = 1 / sqrt(var + eps),
+ *   y = (x - mean) * rstd * gamma[c] + beta[c]
+ * with gamma and beta the functions of the column of layernorm_params.h.
+ * y has rows * cols doubles. */
+void se_reference_layernorm(const float *x, int64_t rows, int64_t cols, double eps, double *y);
+
+/* The same streamed (se_ref_row's counterpart): se_ln_row_init, the sum
+ * se_ln_row_sum over the row, se_ln_row_mean, the squared deviations
+ * se_ln_row_dev over the row, se_ln_row_rstd; then se_ln_value of each x
+ * of the row at its column is, bit for bit, what se_reference_layernorm
+ * writes there. */
+typedef struct se_ln_row {
+    double sum;  /* sum of x */
+    double mean; /* sum / cols */
+    double dev;  /* sum of (x - mean)^2 */
+    double rstd; /* 1 / sqrt(dev / cols + eps) */
+} se_ln_row;
+
+void se_ln_row_init(se_ln_row *r);
+void se_ln_row_sum(se_ln_row *r, const float *x, int64_t n);
+void se_ln_row_mean(se_ln_row *r, int64_t cols);
+void se_ln_row_dev(se_ln_row *r, const float *x, int64_t n);
+void se_ln_row_rstd(se_ln_row *r, int64_t cols, double eps);
+double se_ln_value(const se_ln_row *r, float x, int64_t col);
 
 #ifdef __cplusplus
 }

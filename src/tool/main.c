@@ -28,6 +28,7 @@
 #include "run/profile.h"
 #include "render/site.h"
 #include "render/sweep_doc.h"
+#include "model/operation.h"
 #include "model/protocol.h"
 #include "run/runner.h"
 #include "run/validate.h"
@@ -60,6 +61,13 @@ static se_status load_protocol(const se_run_opts *o, se_protocol *p, se_protocol
     src->name = name;
     if (st == SE_OK)
         st = se_protocol_apply_overrides(p, o, err);
+    /* A workload in the table whose kernels are not written yet: verify
+     * reads its runs, but no run can measure it (model/operation.h). */
+    if (st == SE_OK && !se_protocol_operation(p)->on_gpu)
+        st = se_fail(err, SE_ERR_USAGE,
+                     "%s: field 'workload.operation': '%s' has no GPU kernels in this binary yet "
+                     "(docs/ADDING-A-WORKLOAD.md); a run can measure only the RMS-scaled softmax",
+                     name, se_protocol_operation(p)->name);
     if (st != SE_OK)
         se_protocol_free(p);
     return st;

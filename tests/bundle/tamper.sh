@@ -320,6 +320,19 @@ if command -v python3 >/dev/null; then
     fresh; jedit protocol.json 'd["workload"]["tile"] = 1'
     jedit run.json "d['protocol']['bundle_copy_sha256'] = '$(sha256sum "$work/run/protocol.json" | cut -d' ' -f1)'"
     vcheck "hostile: protocol tile 1: a trace of 50 million tasks is not read, no hang" 1 "traces.json: field 'traces'/'overlap': the entries do not match the protocol's traced cases" -- "$work/run"
+    # verify's check_operation: protocol.json naming the table's second
+    # workload (LayerNorm) under a run of the RMS-scaled softmax (this run
+    # predates strategies.json, so its workload is the RMS-scaled softmax):
+    # refused, naming both fields; the same edit naming the softmax itself
+    # is no mismatch.
+    fresh; jedit protocol.json 'd["workload"]["operation"] = "layernorm"'
+    jedit run.json "d['protocol']['bundle_copy_sha256'] = '$(sha256sum "$work/run/protocol.json" | cut -d' ' -f1)'"
+    vcheck "protocol.json names LayerNorm, the run measured the RMS-scaled softmax" 1 "strategies.json: field 'workload.name': 'rms-softmax' is not protocol.json's workload.operation 'layernorm'" -- "$work/run"
+    fresh; jedit protocol.json 'd["workload"]["operation"] = "rms-softmax"'
+    jedit run.json "d['protocol']['bundle_copy_sha256'] = '$(sha256sum "$work/run/protocol.json" | cut -d' ' -f1)'"
+    out=$("$bin" verify "$work/run" 2>&1)
+    if ! grep -q "is not protocol.json's workload.operation" <<<"$out"; then echo "ok: protocol.json naming the RMS-scaled softmax is no workload mismatch"; passes=$((passes + 1))
+    else echo "FAIL: workload mismatch reported for the run's own workload: $out"; fails=$((fails + 1)); fi
     # trace's export of a rows trace whose 262,144 records (the most a traced
     # case has, SE_TRACE_MAX_ROW_TILES) overlap on one SM:
     # one block slot each, assigned in n log n: about 10 s (was quadratic:

@@ -42,6 +42,11 @@ printf '{"format": "softmax-evidence-protocol", "version": 1, "name": "x"}\n' > 
 expect 2 "$tmp/bad.json:4:" run --protocol "$tmp/bad.json"
 expect 2 "$tmp/missing.json: field 'workload': missing" run --protocol "$tmp/missing.json"
 expect 5 "$tmp/nope.json" run --protocol "$tmp/nope.json"
+# A workload in the table without GPU kernels yet (LayerNorm): refused
+# before any GPU work, naming the field.
+ln="$(dirname "$0")/../../protocol/layernorm.json"
+expect 2 "field 'workload.operation': 'layernorm' has no GPU kernels in this binary yet" run --protocol "$ln"
+expect 2 "field 'workload.operation': 'layernorm' has no GPU kernels" run --protocol "$ln" --validate-only
 expect 5 "runs folder /proc/se-forbidden cannot be created" run --runs-dir /proc/se-forbidden
 touch "$tmp/file"
 expect 5 "runs folder $tmp/file/runs cannot be created" run --runs-dir "$tmp/file/runs"

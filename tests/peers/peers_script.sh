@@ -55,6 +55,12 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); del d["samples"]
 expect "a field missing" 4 "peers-inputs.json: field 'samples': missing" -- "$work/nosamples" "$work/out"
 cp -r "$work/in" "$work/peer"; sed -i 's/"torch-eager"/"torch-jax"/' "$work/peer/peers-inputs.json"
 expect "an unknown peer" 4 "field 'peers[0]': unknown peer 'torch-jax'" -- "$work/peer" "$work/out"
+# The workload selects the peers: an unknown one is refused, naming the
+# field; LayerNorm's input naming a softmax peer is refused, naming LayerNorm's.
+cp -r "$work/in" "$work/op"; sed -i 's/"format"/"operation": "group-norm", "format"/' "$work/op/peers-inputs.json"
+expect "an unknown workload" 4 "field 'operation': unknown workload 'group-norm'; known: rms-softmax, layernorm" -- "$work/op" "$work/out"
+cp -r "$work/in" "$work/lnpeer"; sed -i 's/"format"/"operation": "layernorm", "format"/' "$work/lnpeer/peers-inputs.json"
+expect "a softmax peer for LayerNorm" 4 "unknown peer 'torch-eager' of layernorm; known: torch-layernorm-eager, torch-layernorm-compile, liger-layernorm" -- "$work/lnpeer" "$work/out"
 cp -r "$work/in" "$work/path"; sed -i 's|"x": "3x7.x.f32"|"x": "../3x7.x.f32"|' "$work/path/peers-inputs.json"
 expect "a path instead of a file name" 4 "field 'shapes[0].x': '../3x7.x.f32' is not a plain file name" -- "$work/path" "$work/out"
 

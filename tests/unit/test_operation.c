@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "bundle/describe.h"
+#include "model/layernorm_params.h"
 #include "model/operation.h"
 #include "model/protocol.h"
 #include "model/strategy.h"
@@ -25,7 +26,7 @@
 static void test_every_entry_is_well_formed(void **state)
 {
     (void)state;
-    assert_true(se_operation_count >= 1);
+    assert_true(se_operation_count >= 2);
     assert_string_equal(se_operation_default()->name, "rms-softmax");
     for (size_t i = 0; i < se_operation_count; i++) {
         const se_operation *op = se_operations[i];
@@ -61,6 +62,59 @@ static void test_every_entry_is_well_formed(void **state)
     }
 }
 
+/* LayerNorm's entry: three phases, its reference what the formula says
+ * on rows worked by hand, gamma and beta exact float32 values in their
+ * ranges, different per column, and the same for every caller. */
+static void test_layernorm_entry_is_the_formula(void **state)
+{
+    (void)state;
+    const se_operation *op = se_operation_find("layernorm");
+    assert_non_null(op);
+    char letters[SE_OP_MAX_PHASES + 1];
+    assert_string_equal(se_operation_letters(op, letters), "ABC");
+    assert_true(op->phases[0].per_tile && !op->phases[1].per_tile && op->phases[2].per_tile);
+    assert_int_equal(op->row_passes, 2);
+    assert_int_equal(op->on_gpu, 0);
+    assert_true(se_operation_default()->on_gpu);
+
+    int distinct = 0;
+    for (int64_t c = 0; c < 100000; c++) {
+        float g = se_ln_gamma(c), b = se_ln_beta(c);
+        assert_true(g >= 0.5f && g < 1.5f);
+        assert_true(b >= -0.5f && b < 0.5f);
+        /* multiples of 2^-16: exact in float32 and in double alike */
+        assert_true((double)g * 65536.0 == floor((double)g * 65536.0));
+        assert_true((double)b * 65536.0 == floor((double)b * 65536.0));
+        if (c && (g != se_ln_gamma(c - 1) || b != se_ln_beta(c - 1)))
+            distinct++;
+    }
+    assert_true(distinct > 99000);
+    assert_true(se_ln_gamma(1LL << 32) != se_ln_gamma(0) || se_ln_beta(1LL << 32) != se_ln_beta(0));
+
+    /* x = {1, 2, 3, 6}: mean 3, var (4 + 1 + 0 + 9) / 4 = 3.5. */
+    const float x[4] = {1.0f, 2.0f, 3.0f, 6.0f};
+    double y[4];
+    op->reference(x, 1, 4, 1e-5, y);
+    double rstd = 1.0 / sqrt(3.5 + 1e-5);
+    for (int c = 0; c < 4; c++) {
+        double want = ((double)x[c] - 3.0) * rstd * se_ln_gamma(c) + se_ln_beta(c);
+        assert_true(fabs(y[c] - want) <= 1e-15);
+    }
+    /* A constant row: every x is the mean, y is beta. */
+    const float k[3] = {7.0f, 7.0f, 7.0f};
+    op->reference(k, 1, 3, 1e-5, y);
+    for (int c = 0; c < 3; c++)
+        assert_true(y[c] == (double)se_ln_beta(c));
+    /* Rows are independent: the second row's y is that row alone's. */
+    const float two[8] = {1.0f, 2.0f, 3.0f, 6.0f, -4.0f, 0.5f, 9.0f, 2.0f};
+    double y2[8], y1[4];
+    op->reference(two, 2, 4, 1e-5, y2);
+    op->reference(two + 4, 1, 4, 1e-5, y1);
+    assert_memory_equal(y2 + 4, y1, sizeof y1);
+    assert_true(op->tolerance.atol == 1e-5 && op->tolerance.rtol == SE_TOL_RTOL);
+    assert_true(SE_LN_EPS == 1e-5);
+}
+
 static void test_lookup_and_names(void **state)
 {
     (void)state;
@@ -70,6 +124,7 @@ static void test_lookup_and_names(void **state)
     assert_null(se_operation_find("RMS-SOFTMAX"));
     char buf[256], letters[SE_OP_MAX_PHASES + 1];
     assert_non_null(strstr(se_operation_names(buf, sizeof buf), "rms-softmax"));
+    assert_non_null(strstr(buf, "layernorm"));
     assert_string_equal(se_operation_letters(se_operation_default(), letters), "ABCDE");
     char tiny[4];
     se_operation_names(tiny, sizeof tiny); /* truncated, terminated */
@@ -146,6 +201,22 @@ static void test_strategies_json_names_its_workload(void **state)
     assert_ptr_equal(rs->op, op);
     se_run_strategies_free(rs);
 
+    /* The second entry's strategies.json reads back as that entry. */
+    const se_operation *ln = se_operation_find("layernorm");
+    json_t *jl = se_describe_json(se_strategy_compiled(), ln);
+    assert_non_null(jl);
+    rs = NULL;
+    assert_int_equal(se_describe_parse(jl, "strategies.json", &rs, &err), SE_OK);
+    assert_ptr_equal(rs->op, ln);
+    se_run_strategies_free(rs);
+    /* Its name with the softmax's five phases: refused. */
+    json_object_set_new(json_object_get(jl, "workload"), "phases",
+                        json_deep_copy(json_object_get(w, "phases")));
+    rs = NULL;
+    assert_int_equal(se_describe_parse(jl, "strategies.json", &rs, &err), SE_ERR_VALIDATION);
+    assert_non_null(strstr(err.msg, "field 'workload.phases'"));
+    json_decref(jl);
+
     /* Another workload's name: refused, naming the field and what is known. */
     json_object_set_new(w, "name", json_string("layer-norm"));
     rs = NULL;
@@ -178,14 +249,33 @@ static void test_default_protocol_states_the_tables_tolerances(void **state)
     se_protocol_free(&p);
 }
 
+/* protocol/layernorm.json names the second entry and states its
+ * tolerances and LayerNorm's eps. */
+static void test_layernorm_protocol_names_its_entry(void **state)
+{
+    (void)state;
+    se_protocol p;
+    se_err err = {{0}};
+    if (se_protocol_load(SE_LAYERNORM_PROTOCOL, &p, &err) != SE_OK)
+        fail_msg("%s", err.msg);
+    const se_operation *ln = se_operation_find("layernorm");
+    assert_ptr_equal(se_protocol_operation(&p), ln);
+    assert_true(p.tol.atol == ln->tolerance.atol);
+    assert_true(p.tol.rtol == ln->tolerance.rtol);
+    assert_true(p.eps == SE_LN_EPS);
+    se_protocol_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_entry_is_well_formed),
+        cmocka_unit_test(test_layernorm_entry_is_the_formula),
         cmocka_unit_test(test_lookup_and_names),
         cmocka_unit_test(test_streamed_reference_is_the_whole_rows_bit_for_bit),
         cmocka_unit_test(test_strategies_json_names_its_workload),
         cmocka_unit_test(test_default_protocol_states_the_tables_tolerances),
+        cmocka_unit_test(test_layernorm_protocol_names_its_entry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

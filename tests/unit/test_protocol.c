@@ -483,7 +483,7 @@ static void operation_is_optional_checked_and_written_only_when_not_the_default(
 
     edit_refused("\"eps\": 1e-6\n", "\"eps\": 1e-6,\n    \"operation\": \"layer-norm\"\n",
                  "field 'workload.operation': 'layer-norm' is not a workload this program measures",
-                 "(rms-softmax)");
+                 "(rms-softmax, layernorm)");
     edit_refused("\"eps\": 1e-6\n", "\"eps\": 1e-6,\n    \"operation\": 3\n",
                  "field 'workload.operation': expected a string", NULL);
 

@@ -215,7 +215,7 @@ static void edit_launch(json_t *r) { json_object_set_new(entry(r, 1), "launch", 
 static void edit_colour(json_t *r) { json_object_set_new(entry(r, 1), "colour", json_string("red")); }
 static void edit_workload(json_t *r)
 {
-    json_object_set_new(json_object_get(r, "workload"), "name", json_string("layernorm"));
+    json_object_set_new(json_object_get(r, "workload"), "name", json_string("group-norm"));
 }
 static void edit_baseline(json_t *r)
 {
@@ -242,7 +242,7 @@ static void test_a_wrong_strategies_json_is_refused_naming_the_field(void **stat
     expect_refused(edit_role, "field 'strategies[1].role'");
     expect_refused(edit_launch, "field 'strategies[1].launch'");
     expect_refused(edit_colour, "field 'strategies[1].colour'");
-    expect_refused(edit_workload, "field 'workload.name': 'layernorm'");
+    expect_refused(edit_workload, "field 'workload.name': 'group-norm'");
     expect_refused(edit_baseline, "the baseline, 'stream', is not tiled");
     expect_refused(edit_too_many, "more than the 32 a protocol's selection can hold");
 }
