@@ -1,5 +1,5 @@
 # gnuplot/fig7_answer.gp - the answer: each mechanism's time over stream's per shape, smallest to largest, with 95% intervals (the README's figure)
-# Run 20261202T214709Z. Run it in the figures directory:
+# Run 20261204T165545Z. Run it in the figures directory:
 #   LC_ALL=C gnuplot -d gnuplot/fig7_answer.gp
 # It writes fig7_answer.svg and fig7_answer.png from the files under data/.
 do for [fmt in "svg png"] {
@@ -12,12 +12,12 @@ do for [fmt in "svg png"] {
     }
     set output "fig7_answer." . fmt
     set multiplot
-    set label 100 "Fig. 7: time over stream's (below 1: faster), 95% intervals of one more run; 6 runs" at screen 0.01, screen 0.96 left font "Sans,15"
+    set label 100 "Fig. 7: time over stream's (below 1: faster), 95% intervals of one more run; 4 runs" at screen 0.01, screen 0.96 left font "Sans,15"
     set lmargin at screen 0.075
     set rmargin at screen 0.77
     set tmargin at screen 0.9
     set bmargin at screen 0.28
-    set yrange [0.550:1.400]
+    set yrange [0.500:1.250]
     set ytics 0.1 font "Sans,15"
     set grid ytics lc rgb "#e0e0e0"
     set ylabel "time / stream's time" font "Sans,15"

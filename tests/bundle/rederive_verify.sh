@@ -4,13 +4,13 @@
 # run re-derives all its cases from its own checks/; a run made before
 # checks/ says it has none, and a copy of it made into a synthetic bundle
 # with checks/ (tests/bundle/add_checks.c; the manifest re-hashed)
-# re-derives all its cases; a committed repeat whose checks/ are remote-only
+# re-derives all its cases; a committed run (runs/perf/20261202T213222Z) whose checks/ are remote-only
 # (docs/ARCHIVE.md) says so and counts them; copies of the reference with
 # one output value flipped, and with a checks file removed, fail verify
 # naming it.
 set -u
 bin=$1 add=$2 src=$3
-old=$src/runs/perf/20261130T192606Z ref=$src/runs/reference rep=$src/runs/repeat/20261202T212408Z
+old=$src/runs/perf/20261130T192606Z ref=$src/runs/reference rep=$src/runs/perf/20261202T213222Z
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fails=0
 ok() { echo "ok: $1"; }
@@ -49,7 +49,7 @@ n_old=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cas
     ok "the synthetic bundle re-derives all $n_old cases" || bad "synthetic: $(grep rederive "$work/o.txt")"
 "$bin" verify "$rep" >"$work/r.txt" 2>&1 &&
     grep -q "^rederive: 0 of 140 cases re-derived .*; 140 cases' checks/ are remote-only (remote.json): not re-derived here, the archive holds them$" "$work/r.txt" &&
-    ok "a repeat with remote-only checks/ says so" || bad "remote-only: $(grep rederive "$work/r.txt")"
+    ok "a run with remote-only checks/ says so" || bad "remote-only: $(grep rederive "$work/r.txt")"
 cp -r "$ref" "$work/run"; chmod -R u+w "$work/run"
 cases=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cases']))" "$work/run/validation.json")
 if "$bin" verify "$work/run" >"$work/v.txt" 2>&1; then

@@ -149,7 +149,7 @@ if [ $? -eq 0 ]; then passes=$((passes + 1)); else echo "FAIL: answer --format j
 # trace: a remote-only trace says so and names the archive; a run without
 # traces says so instead of listing no strategies; 5xT+1 names a case.
 expect 5 "traces/4096x4096.stream.csv is remote-only" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
-expect 5 "complete archive 20261202T214709Z.tar.gz" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
+expect 5 "complete archive 20261204T165545Z.tar.gz" trace "$ref" 4096x4096.stream -o "$tmp/t.json"
 rep=$(ls -d "$(dirname "$0")"/../../runs/repeat/*/ | head -1)
 expect 2 "this run traced no case at all" trace "$rep" 4096x4096.stream -o "$tmp/t.json"
 out=$("$bin" trace "$rep" 4096x4096.stream -o "$tmp/t.json" 2>&1)

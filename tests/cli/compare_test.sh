@@ -100,7 +100,7 @@ PY
 # committed floor (runs/noise-floor.json, which --record-floor over
 # runs/answer-runs.json reproduces) it passes, and a copy of the repeat with
 # one case's samples x1.10 fails it, naming that case.
-rep=$src/runs/repeat/20261202T212408Z floor=$src/runs/noise-floor.json
+rep=$src/runs/repeat/20261204T171032Z floor=$src/runs/noise-floor.json
 if run "the repeat without a floor" 7 compare "$ref" "$rep" --fail-if-slower 2; then
     ok "the repeat of the same commit fails --fail-if-slower 2 without a floor: $(grep -o '[0-9]* cases slower' "$work/err")"
 fi

@@ -24,11 +24,11 @@ namespace cg = cooperative_groups;
  * where a group is one row split over tiles, blocks where rows are packed
  * (every thread of the block on the group's rows). */
 static __device__ __forceinline__ void se_fusion_rows(const se_gpu_problem *p,
-                                                      const se_taskgeom *g, int phase)
+                                                      const se_taskgeom *g, int phase, int tg)
 {
     const int traced = p->trace.rec != NULL;
     uint64_t t0 = 0;
-    if (p->group > 1) {
+    if (tg == SE_TG_PACKED) {
         for (int64_t grp = blockIdx.x; grp < p->groups; grp += gridDim.x) {
             if (traced)
                 t0 = se_now_ns();
@@ -57,70 +57,88 @@ static __device__ __forceinline__ void se_fusion_rows(const se_gpu_problem *p,
  * shared memory from phase A to phase E (se_tile_cache in tile_ops.cuh).
  * Phases C and E walk the block's tiles last to first: the tiles that did
  * not fit on chip were read last in phase A, so they are the likeliest to
- * still be in L2, and phase E reads them before its writes of y evict them. */
-__global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_constant__ se_gpu_problem p,
-                                                               unsigned cache_elems)
+ * still be in L2, and phase E reads them before its writes of y evict them.
+ * tg: the row groups the kernel is compiled for (se_k_fusion, groups of one
+ * row; se_k_fusion_packed, packed rows). */
+static __device__ __forceinline__ void se_fusion_body(const se_gpu_problem *p,
+                                                      unsigned cache_elems, float *red, int tg)
 {
-    __shared__ float red[2 * SE_TILE_WARPS];
     extern __shared__ float4 se_fusion_cache4[];
     float *cache = (float *)se_fusion_cache4;
     cg::grid_group grid = cg::this_grid();
-    int64_t mine = blockIdx.x < p.tile_tasks ? (p.tile_tasks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    int64_t mine = blockIdx.x < p->tile_tasks ? (p->tile_tasks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
 
-    se_taskgeom g = se_taskgeom_make(p.rows, p.cols, p.tile);
-    const int traced = p.trace.rec != NULL;
+    se_taskgeom g = se_gpu_geom(p);
+    const int traced = p->trace.rec != NULL;
     uint64_t t0 = 0;
 
     /* Phase A: first every cached tile's copy is started at once, so the
      * block has all of them in flight; then the tiles are reduced in order,
      * each as soon as its copy has landed (every thread's part of it: the
      * block synchronizes, as A reads the slot by rows). */
-    int64_t slot = se_tile_slot_elems(p.tile);
+    int64_t slot = se_tile_slot_elems(p->tile);
     int64_t cached = (cache_elems + slot - 1) / slot;
     if (cached > mine)
         cached = mine;
     for (int64_t k = 0; k < cached; k++) {
         int64_t id = blockIdx.x + k * gridDim.x;
-        se_tile_prefetch(&p, id / p.tiles_per_row, id % p.tiles_per_row,
-                         se_tile_slot(&p, cache, cache_elems, k));
+        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
+        se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, k), tg);
     }
     for (int64_t k = 0; k < mine; k++) {
         int64_t id = blockIdx.x + k * gridDim.x;
+        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         if (traced)
             t0 = se_now_ns();
         if (k < cached) {
             se_tile_prefetch_wait((int)(cached - 1 - k));
-            __syncthreads();
+            if (se_slot_read_across(p, grp, tile, tg))
+                __syncthreads();
         }
-        se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
-                  se_tile_slot(&p, cache, cache_elems, k));
+        se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, k), tg);
         if (traced)
-            se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
+            se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
     }
     grid.sync();
-    se_fusion_rows(&p, &g, SE_PHASE_B);
+    se_fusion_rows(p, &g, SE_PHASE_B, tg);
     grid.sync();
     for (int64_t k = mine - 1; k >= 0; k--) {
         int64_t id = blockIdx.x + k * gridDim.x;
+        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         if (traced)
             t0 = se_now_ns();
-        se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red,
-                  se_tile_slot(&p, cache, cache_elems, k), se_group_sm(&p, id / p.tiles_per_row));
+        se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, k),
+                  se_group_sm(p, grp), tg);
         if (traced)
-            se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
+            se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
     }
     grid.sync();
-    se_fusion_rows(&p, &g, SE_PHASE_D);
+    se_fusion_rows(p, &g, SE_PHASE_D, tg);
     grid.sync();
     for (int64_t k = mine - 1; k >= 0; k--) {
         int64_t id = blockIdx.x + k * gridDim.x;
+        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         if (traced)
             t0 = se_now_ns();
-        se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row,
-                  se_tile_slot(&p, cache, cache_elems, k), se_group_sml(&p, id / p.tiles_per_row));
+        se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, k),
+                  se_group_sml(p, grp), tg);
         if (traced)
-            se_trace_tile_end(&p.trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
+            se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
     }
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_constant__ se_gpu_problem p,
+                                                               unsigned cache_elems)
+{
+    __shared__ float red[2 * SE_TILE_WARPS];
+    se_fusion_body(&p, cache_elems, red, SE_TG_ROWS);
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion_packed(const __grid_constant__ se_gpu_problem p,
+                                                                      unsigned cache_elems)
+{
+    __shared__ float red[2 * SE_TILE_WARPS];
+    se_fusion_body(&p, cache_elems, red, SE_TG_PACKED);
 }
 
 /* Shared by fusion and megakernel: a checked cooperative launch. */
@@ -220,36 +238,44 @@ se_status se_coop_cache_bytes(const void *kernel, const se_gpu_problem *p, int b
     return SE_OK;
 }
 
-const void *se_fusion_kernel(void)
+const void *se_fusion_kernel(int tg)
 {
-    return (const void *)se_k_fusion;
+    return tg == SE_TG_PACKED ? (const void *)se_k_fusion_packed : (const void *)se_k_fusion;
 }
 
 extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
                                            cudaStream_t stream, se_err *err)
 {
+    const int tg = se_tg_of(p);
+    const void *kernel = se_fusion_kernel(tg);
     size_t smem;
-    se_status st = se_coop_cache_bytes((const void *)se_k_fusion, p, blocks, &smem, err);
+    se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));
     void *args[] = {(void *)p, &cache_elems};
-    return se_coop_launch((const void *)se_k_fusion, "se_k_fusion", args, smem, blocks, stream,
-                          err);
+    return se_coop_launch(kernel, tg == SE_TG_PACKED ? "se_k_fusion_packed" : "se_k_fusion",
+                          args, smem, blocks, stream, err);
 }
 
-se_status se_coop_max_blocks(const void *kernel, int *max_blocks, se_err *err)
+se_status se_coop_max_blocks(const void *const kernels[2], int *max_blocks, se_err *err)
 {
-    int dev, sms, per_sm;
+    int dev, sms;
     SE_CUDA_TRY(cudaGetDevice(&dev));
     SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    SE_CUDA_TRY(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, SE_TILE_THREADS, 0));
-    *max_blocks = per_sm * sms;
+    *max_blocks = 0;
+    for (int i = 0; i < 2; i++) {
+        int per_sm;
+        SE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernels[i],
+                                                                  SE_TILE_THREADS, 0));
+        if (i == 0 || per_sm * sms < *max_blocks)
+            *max_blocks = per_sm * sms;
+    }
     return SE_OK;
 }
 
 extern "C" se_status se_gpu_fusion_max_blocks(int *max_blocks, se_err *err)
 {
-    return se_coop_max_blocks((const void *)se_k_fusion, max_blocks, err);
+    const void *const k[2] = {se_fusion_kernel(SE_TG_ROWS), se_fusion_kernel(SE_TG_PACKED)};
+    return se_coop_max_blocks(k, max_blocks, err);
 }

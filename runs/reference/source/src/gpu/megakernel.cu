@@ -81,7 +81,8 @@ __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel_init(const __
  * nor waits: it runs the row task between two block barriers. Uniform:
  * every thread calls it. */
 static __device__ __forceinline__ void se_mk_arrive(const se_gpu_problem *p, const se_taskgeom *g,
-                                                    int64_t grp, int phase, int tiles, int *s_last)
+                                                    int64_t grp, int phase, int tiles, int *s_last,
+                                                    int tg)
 {
     int32_t *ctr = p->counters + (phase == SE_PHASE_B ? grp : p->groups + grp);
     const int whole = tiles == (int)p->tiles_per_row;
@@ -101,7 +102,7 @@ static __device__ __forceinline__ void se_mk_arrive(const se_gpu_problem *p, con
             return;
     }
     uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
-    se_group_task_block(p, grp, phase);
+    se_group_task_block(p, grp, phase, tg);
     __syncthreads();
     if (threadIdx.x == 0) {
         if (p->trace.rec)
@@ -144,16 +145,15 @@ static __device__ __forceinline__ void se_mk_wait(const int32_t *ctr, int need)
  * together, so it never waits for itself; the tiles past its shared memory
  * are then read from device memory. A block that holds a whole row neither
  * counts nor waits. 6 blocks an SM (40 registers): more rows in flight
- * than fusion's 4. */
-__global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __grid_constant__ se_gpu_problem pp,
-                                                                unsigned cache_elems, unsigned q)
+ * than fusion's 4. tg: the row groups the kernel is compiled for
+ * (se_k_megakernel, groups of one row; se_k_megakernel_packed, packed rows):
+ * with both inlined the 40 registers spilled. */
+static __device__ __forceinline__ void se_mk_body(const se_gpu_problem *p, unsigned cache_elems,
+                                                  unsigned q, float *red, int *s_last, int tg)
 {
-    const se_gpu_problem *p = &pp;
-    __shared__ float red[2 * SE_TILE_WARPS];
-    __shared__ int s_last;
     extern __shared__ float4 se_mk_cache4[];
     float *cache = (float *)se_mk_cache4;
-    se_taskgeom g = se_taskgeom_make(p->rows, p->cols, p->tile);
+    se_taskgeom g = se_gpu_geom(p);
     /* 32-bit unit arithmetic (64-bit division is a call): every task id,
      * and so every unit and tile number, fits in an int32 (taskgraph.h);
      * se_mk_unit_start keeps the products below n. */
@@ -176,42 +176,59 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __gr
         /* one cp.async group a tile, into slots of one tile each */
         SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x)
             if (m < cached)
-                se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, m));
+                se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), tg);
         SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
             if (traced)
                 t0 = se_now_ns();
             if (m < cached) {
                 se_tile_prefetch_wait((int)(cached - 1 - m));
-                __syncthreads(); /* A reads the slot by rows, not as copied */
+                if (se_slot_read_across(p, grp, tile, tg)) /* A reads it as not copied */
+                    __syncthreads();
             }
-            se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m));
+            se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), tg);
             if (traced)
                 se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_A) + base + tile, t0);
         }
-        se_mk_arrive(p, &g, grp, SE_PHASE_B, (int)mine, &s_last);
+        se_mk_arrive(p, &g, grp, SE_PHASE_B, (int)mine, s_last, tg);
         if (mine < n)
             se_mk_wait(p->counters + grp, (int)n + 1);
         se_row_stats rs = se_group_sm(p, grp);
         SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
             if (traced)
                 t0 = se_now_ns();
-            se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), rs);
+            se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), rs, tg);
             if (traced)
                 se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_C) + base + tile, t0);
         }
-        se_mk_arrive(p, &g, grp, SE_PHASE_D, (int)mine, &s_last);
+        se_mk_arrive(p, &g, grp, SE_PHASE_D, (int)mine, s_last, tg);
         if (mine < n)
             se_mk_wait(p->counters + p->groups + grp, (int)n + 1);
         rs = se_group_sml(p, grp);
         SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
             if (traced)
                 t0 = se_now_ns();
-            se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), rs);
+            se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), rs, tg);
             if (traced)
                 se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_E) + base + tile, t0);
         }
         vis = se_mk_visit_at(vis.u_end, units, q, n, gridDim.x);
     }
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __grid_constant__ se_gpu_problem p,
+                                                                unsigned cache_elems, unsigned q)
+{
+    __shared__ float red[2 * SE_TILE_WARPS];
+    __shared__ int s_last;
+    se_mk_body(&p, cache_elems, q, red, &s_last, SE_TG_ROWS);
+}
+
+__global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel_packed(const __grid_constant__ se_gpu_problem p,
+                                                                       unsigned cache_elems, unsigned q)
+{
+    __shared__ float red[2 * SE_TILE_WARPS];
+    __shared__ int s_last;
+    se_mk_body(&p, cache_elems, q, red, &s_last, SE_TG_PACKED);
 }
 
 const void *se_megakernel_init_kernel(void)
@@ -227,16 +244,19 @@ extern "C" se_status se_gpu_megakernel_init_enqueue(const se_gpu_problem *p, int
                           blocks, stream, err);
 }
 
-const void *se_megakernel_kernel(void)
+const void *se_megakernel_kernel(int tg)
 {
-    return (const void *)se_k_megakernel;
+    return tg == SE_TG_PACKED ? (const void *)se_k_megakernel_packed
+                              : (const void *)se_k_megakernel;
 }
 
 extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int blocks,
                                                cudaStream_t stream, se_err *err)
 {
+    const int tg = se_tg_of(p);
+    const void *kernel = se_megakernel_kernel(tg);
     size_t smem;
-    se_status st = se_coop_cache_bytes((const void *)se_k_megakernel, p, blocks, &smem, err);
+    se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));
@@ -244,11 +264,12 @@ extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int bloc
                                  cache_elems / (unsigned)se_tile_slot_elems(p->tile),
                                  (unsigned)blocks);
     void *args[] = {(void *)p, &cache_elems, &q};
-    return se_coop_launch((const void *)se_k_megakernel, "se_k_megakernel", args, smem, blocks,
-                          stream, err);
+    return se_coop_launch(kernel, tg == SE_TG_PACKED ? "se_k_megakernel_packed" : "se_k_megakernel",
+                          args, smem, blocks, stream, err);
 }
 
 extern "C" se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err)
 {
-    return se_coop_max_blocks((const void *)se_k_megakernel, max_blocks, err);
+    const void *const k[2] = {se_megakernel_kernel(SE_TG_ROWS), se_megakernel_kernel(SE_TG_PACKED)};
+    return se_coop_max_blocks(k, max_blocks, err);
 }

@@ -37,28 +37,29 @@ static __device__ __forceinline__ void se_pdl_begin(void)
 static __device__ __forceinline__ int64_t se_id(const se_gpu_problem *p, int phase, int64_t grp,
                                                 int64_t tile)
 {
-    se_taskgeom g = se_taskgeom_make(p->rows, p->cols, p->tile);
+    se_taskgeom g = se_gpu_geom(p);
     return se_task_id(&g, phase, grp, tile);
 }
 
-__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_a(const __grid_constant__ se_gpu_problem p)
+/* The phases' bodies; tg: the row groups the kernel is compiled for. */
+static __device__ __forceinline__ void se_phase_a(const se_gpu_problem *p, int tg)
 {
-    se_pdl_begin();
     __shared__ float red[2 * SE_TILE_WARPS];
     int64_t id = blockIdx.x;
-    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_a(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE);
-    if (p.trace.rec)
-        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_A, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
+    uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
+    se_tile_a(p, grp, tile, red, SE_NO_CACHE, tg);
+    if (p->trace.rec)
+        se_trace_tile_end(&p->trace, se_id(p, SE_PHASE_A, grp, tile), t0);
 }
 
 /* Phases B and D: a warp per group where a group is a row split over
  * tiles (SE_TILE_WARPS groups a block), a block per group where rows are
  * packed (se_row_blocks). */
-static __device__ __forceinline__ void se_phase_row(const se_gpu_problem *p, int phase)
+static __device__ __forceinline__ void se_phase_row(const se_gpu_problem *p, int phase, int tg)
 {
     uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
-    if (p->group > 1) {
+    if (tg == SE_TG_PACKED) {
         se_packed_row_task(p, blockIdx.x, phase);
         if (p->trace.rec)
             se_trace_tile_end(&p->trace, se_id(p, phase, blockIdx.x, 0), t0);
@@ -75,40 +76,79 @@ static __device__ __forceinline__ void se_phase_row(const se_gpu_problem *p, int
     }
 }
 
-__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_b(const __grid_constant__ se_gpu_problem p)
+static __device__ __forceinline__ void se_phase_b(const se_gpu_problem *p, int tg)
 {
-    se_pdl_begin();
-    se_phase_row(&p, SE_PHASE_B);
+    se_phase_row(p, SE_PHASE_B, tg);
 }
 
-__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_c(const __grid_constant__ se_gpu_problem p)
+static __device__ __forceinline__ void se_phase_c(const se_gpu_problem *p, int tg)
 {
-    se_pdl_begin();
     __shared__ float red[2 * SE_TILE_WARPS];
     int64_t id = blockIdx.x;
-    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_c(&p, id / p.tiles_per_row, id % p.tiles_per_row, red, SE_NO_CACHE,
-              se_group_sm(&p, id / p.tiles_per_row));
-    if (p.trace.rec)
-        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_C, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
+    uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
+    se_tile_c(p, grp, tile, red, SE_NO_CACHE, se_group_sm(p, grp), tg);
+    if (p->trace.rec)
+        se_trace_tile_end(&p->trace, se_id(p, SE_PHASE_C, grp, tile), t0);
 }
 
-__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_d(const __grid_constant__ se_gpu_problem p)
+static __device__ __forceinline__ void se_phase_d(const se_gpu_problem *p, int tg)
 {
-    se_pdl_begin();
-    se_phase_row(&p, SE_PHASE_D);
+    se_phase_row(p, SE_PHASE_D, tg);
 }
 
-__global__ void __launch_bounds__(SE_TILE_THREADS) se_k_phase_e(const __grid_constant__ se_gpu_problem p)
+static __device__ __forceinline__ void se_phase_e(const se_gpu_problem *p, int tg)
 {
-    se_pdl_begin();
     int64_t id = blockIdx.x;
-    uint64_t t0 = p.trace.rec ? se_now_ns() : 0;
-    se_tile_e(&p, id / p.tiles_per_row, id % p.tiles_per_row, SE_NO_CACHE,
-              se_group_sml(&p, id / p.tiles_per_row));
-    if (p.trace.rec)
-        se_trace_tile_end(&p.trace, se_id(&p, SE_PHASE_E, id / p.tiles_per_row, id % p.tiles_per_row), t0);
+    int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
+    uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
+    se_tile_e(p, grp, tile, SE_NO_CACHE, se_group_sml(p, grp), tg);
+    if (p->trace.rec)
+        se_trace_tile_end(&p->trace, se_id(p, SE_PHASE_E, grp, tile), t0);
 }
+
+/* Each phase's two kernels: se_k_phase_X for groups of one row,
+ * se_k_phase_X_packed for packed rows (SE_TG_ROWS, SE_TG_PACKED). */
+#define SE_PHASE_KERNELS(x)                                                                     \
+    __global__ void __launch_bounds__(SE_TILE_THREADS)                                          \
+        se_k_phase_##x(const __grid_constant__ se_gpu_problem p)                                \
+    {                                                                                           \
+        se_pdl_begin();                                                                         \
+        se_phase_##x(&p, SE_TG_ROWS);                                                           \
+    }                                                                                           \
+    __global__ void __launch_bounds__(SE_TILE_THREADS)                                          \
+        se_k_phase_##x##_packed(const __grid_constant__ se_gpu_problem p)                       \
+    {                                                                                           \
+        se_pdl_begin();                                                                         \
+        se_phase_##x(&p, SE_TG_PACKED);                                                         \
+    }
+
+SE_PHASE_KERNELS(a)
+SE_PHASE_KERNELS(b)
+SE_PHASE_KERNELS(c)
+SE_PHASE_KERNELS(d)
+SE_PHASE_KERNELS(e)
+
+/* The five phases' kernels, in order, for row groups tg; per_row: B and D,
+ * launched with se_row_blocks blocks (the others a block a tile). */
+typedef struct se_phase_kernel {
+    void (*kernel)(se_gpu_problem);
+    const char *name;
+    int per_row;
+} se_phase_kernel;
+
+static const se_phase_kernel se_phase_kernels[2][SE_NPHASES] = {
+    {{se_k_phase_a, "se_k_phase_a", 0},
+     {se_k_phase_b, "se_k_phase_b", 1},
+     {se_k_phase_c, "se_k_phase_c", 0},
+     {se_k_phase_d, "se_k_phase_d", 1},
+     {se_k_phase_e, "se_k_phase_e", 0}},
+    {{se_k_phase_a_packed, "se_k_phase_a_packed", 0},
+     {se_k_phase_b_packed, "se_k_phase_b_packed", 1},
+     {se_k_phase_c_packed, "se_k_phase_c_packed", 0},
+     {se_k_phase_d_packed, "se_k_phase_d_packed", 1},
+     {se_k_phase_e_packed, "se_k_phase_e_packed", 0}},
+};
 
 /* Blocks of the B and D launches (se_phase_row). */
 static unsigned se_row_blocks(const se_gpu_problem *p)
@@ -140,15 +180,9 @@ extern "C" se_status se_gpu_phases_pdl_enqueue(const se_gpu_problem *p, cudaStre
 {
     unsigned tiles = (unsigned)p->tile_tasks;
     unsigned row_blocks = se_row_blocks(p);
+    const se_phase_kernel *phase = se_phase_kernels[se_tg_of(p)];
     /* A waits for whatever precedes the invocation in full (no attribute);
      * B..E overlap the end of the phase before them. */
-    static const struct {
-        void (*kernel)(se_gpu_problem);
-        const char *name;
-        int per_row;
-    } phase[SE_NPHASES] = {{se_k_phase_a, "se_k_phase_a", 0}, {se_k_phase_b, "se_k_phase_b", 1},
-                           {se_k_phase_c, "se_k_phase_c", 0}, {se_k_phase_d, "se_k_phase_d", 1},
-                           {se_k_phase_e, "se_k_phase_e", 0}};
     for (int i = 0; i < SE_NPHASES; i++) {
         cudaError_t e = launch_phase(phase[i].kernel, phase[i].per_row ? row_blocks : tiles, i > 0,
                                      p, stream);
@@ -167,15 +201,10 @@ extern "C" se_status se_gpu_phases_enqueue(const se_gpu_problem *p, cudaStream_t
      * se_case_check before any GPU work). */
     unsigned tiles = (unsigned)p->tile_tasks;
     unsigned row_blocks = se_row_blocks(p);
-    se_k_phase_a<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
-    SE_CUDA_LAUNCHED("se_k_phase_a");
-    se_k_phase_b<<<row_blocks, SE_TILE_THREADS, 0, stream>>>(*p);
-    SE_CUDA_LAUNCHED("se_k_phase_b");
-    se_k_phase_c<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
-    SE_CUDA_LAUNCHED("se_k_phase_c");
-    se_k_phase_d<<<row_blocks, SE_TILE_THREADS, 0, stream>>>(*p);
-    SE_CUDA_LAUNCHED("se_k_phase_d");
-    se_k_phase_e<<<tiles, SE_TILE_THREADS, 0, stream>>>(*p);
-    SE_CUDA_LAUNCHED("se_k_phase_e");
+    const se_phase_kernel *phase = se_phase_kernels[se_tg_of(p)];
+    for (int i = 0; i < SE_NPHASES; i++) {
+        phase[i].kernel<<<phase[i].per_row ? row_blocks : tiles, SE_TILE_THREADS, 0, stream>>>(*p);
+        SE_CUDA_LAUNCHED(phase[i].name);
+    }
     return SE_OK;
 }

@@ -83,8 +83,14 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
     /* A cluster leaves most SMs idle where its rows' CTAs are fewer than
      * the SMs (1x1048576 ran on one cluster of 16 CTAs; 3x1000004 on 48
      * of 132 SMs): the grid then spreads them over every SM, unless it
-     * would read a tail again. */
-    int idle = rows * c.csize < (int64_t)sms && g.parts > 0 && !g.tail;
+     * would read a tail again, or its CTAs' chunks are so short that the
+     * grid's two exchanges through global memory cost more than the idle
+     * SMs save. On the H200 (docs/PERFORMANCE.md, version 19): 1x1048576
+     * (chunks of 65536) cluster 18.3 us, grid 15.3; 1x524288 (32768)
+     * grid 14.9; 1x262144 (16384) cluster 8.9; 2x100003 (7696) cluster
+     * 6.9 us, grid 14.4. */
+    int idle = rows * c.csize < (int64_t)sms && g.parts > 0 && !g.tail &&
+               c.chunk >= SE_RB_IDLE_MIN_CHUNK;
     if (c.clusters > 0 && !idle && (g.parts == 0 || g.tail || rows <= c.clusters))
         return se_rb_cluster_launch(x, y, rows, cols, eps, vec4, &c, trace, stream, err);
     if (g.parts > 0)

@@ -38,6 +38,11 @@
 /* Largest cluster a long row is split over (16 needs the non-portable
  * cluster size, allowed on sm_90). */
 #define SE_RB_MAX_CLUSTER 16
+/* The shortest cluster CTA chunk (floats) for which se_gpu_rowblock_enqueue
+ * takes the grid over clusters that would leave most SMs idle: about where
+ * a cluster CTA's load and store of its chunk take as long as the grid's
+ * exchanges (rowblock.cu). */
+#define SE_RB_IDLE_MIN_CHUNK 49152
 
 /* The smallest CTAs a cluster is made of, and so the longest row one
  * block's registers take (SE_RB_VALS a thread) before a cluster does. */

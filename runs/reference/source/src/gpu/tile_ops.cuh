@@ -27,14 +27,51 @@
 
 #include <math.h>
 
+#include "gpu/coop.h"
 #include "gpu/kernels.h"
 #include "model/taskgraph.h"
 
 #define SE_TILE_WARPS (SE_TILE_THREADS / 32)
+/* log2 of SE_TILE_THREADS: p->seg_log2 is this exactly where a group is
+ * one row (se_tile_seg: one piece over the whole block). */
+#define SE_TILE_LOG2 8
+static_assert((1 << SE_TILE_LOG2) == SE_TILE_THREADS, "SE_TILE_LOG2 is not log2 of SE_TILE_THREADS");
 
 /* A packed group's rows get a thread each (se_packed_row_task) and a
  * segment each in one pass (se_tile_a, se_tile_c). */
 static_assert(SE_MAX_GROUP_ROWS <= SE_TILE_THREADS, "a group has more rows than a tile's threads");
+
+/* The task graph of the problem as the host made it (se_case_alloc filled
+ * p from se_taskgeom_make): read from p's fields, so a kernel pays no
+ * 64-bit division for it (se_taskgeom_make divides three times in every
+ * thread; docs/PERFORMANCE.md, version 20). */
+static __device__ __forceinline__ se_taskgeom se_gpu_geom(const se_gpu_problem *p)
+{
+    se_taskgeom g;
+    g.rows = p->rows;
+    g.cols = p->cols;
+    g.tile = p->tile;
+    g.version = SE_TASKGRAPH_VERSION;
+    g.group = p->group;
+    g.groups = p->groups;
+    g.tiles_per_row = p->tiles_per_row;
+    g.tile_tasks = p->tile_tasks;
+    g.partials = p->rows * p->tiles_per_row;
+    g.total = p->total_tasks;
+    return g;
+}
+
+/* Tile task id's group and tile: no division where a group is one tile
+ * (every shape of rows up to T columns, packed or not). */
+static __device__ __forceinline__ int64_t se_task_grp(const se_gpu_problem *p, int64_t id)
+{
+    return p->tiles_per_row == 1 ? id : id / p->tiles_per_row;
+}
+
+static __device__ __forceinline__ int64_t se_task_tile(const se_gpu_problem *p, int64_t id)
+{
+    return p->tiles_per_row == 1 ? 0 : id % p->tiles_per_row;
+}
 
 /* Tracing: one thread of the task reads the global timer when the task
  * starts and appends a record when it ends. Untraced runs (trace.rec NULL)
@@ -172,11 +209,11 @@ typedef struct se_span {
 } se_span;
 
 static __device__ __forceinline__ se_span se_span_of(const se_gpu_problem *p, int64_t grp,
-                                                     int64_t tile)
+                                                     int64_t tile, int tg)
 {
     se_span s;
     int64_t lo, len;
-    if (p->group > 1) {
+    if (tg == SE_TG_PACKED) {
         int64_t rest;
         s.row0 = grp * p->group;
         rest = p->rows - s.row0;
@@ -225,6 +262,20 @@ static __device__ __forceinline__ void se_cp_async_wait_all(void)
     asm volatile("cp.async.wait_all;" ::: "memory");
 }
 
+/* Whether phase A reads any element of tile (grp, tile)'s slot on another
+ * thread than the one whose cp.async copied it (se_tile_prefetch), so that
+ * the block must synchronize after the copy lands: a packed slot (read by
+ * rows), or a tile not on 16-byte boundaries at both ends (its float4s read
+ * one lane along, its head and tail by lanes 0 to 5). An aligned tile over
+ * the whole block is read float4 q by thread q mod SE_TILE_THREADS, as
+ * copied: its own cp.async.wait_group suffices. Uniform over the block. */
+static __device__ __forceinline__ int se_slot_read_across(const se_gpu_problem *p, int64_t grp,
+                                                         int64_t tile, int tg)
+{
+    se_span s = se_span_of(p, grp, tile, tg);
+    return tg == SE_TG_PACKED || s.slo != 0 || (s.shi & 3u) != 0;
+}
+
 /* Whether float4 q of a span's frame lies wholly in [lo, hi). */
 static __device__ __forceinline__ int se_q_in(unsigned q, unsigned lo, unsigned hi)
 {
@@ -239,9 +290,9 @@ static __device__ __forceinline__ int se_q_in(unsigned q, unsigned lo, unsigned 
  * read it last. Phase A reads the slot with another mapping: the caller
  * waits (se_tile_prefetch_wait) and synchronizes the block first. */
 static __device__ __forceinline__ void se_tile_prefetch(const se_gpu_problem *p, int64_t grp,
-                                                        int64_t tile, se_tile_cache c)
+                                                        int64_t tile, se_tile_cache c, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
     for (unsigned q = threadIdx.x; 4 * q < s.shi && 4 * q < c.n; q += SE_TILE_THREADS) {
         if (se_q_in(q, s.slo, s.shi)) {
@@ -369,13 +420,27 @@ static __device__ __forceinline__ void se_piece_a(const float *xb, se_tile_cache
  * (p->seg_log2: segments of S threads, one piece each, all in one pass: a
  * group has at most SE_TILE_THREADS rows, taskgraph.h). */
 static __device__ __forceinline__ void se_tile_a(const se_gpu_problem *p, int64_t grp,
-                                                 int64_t tile, float *red, se_tile_cache c)
+                                                 int64_t tile, float *red, se_tile_cache c,
+                                                 int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
+    float ss = 0.0f, mx = -INFINITY;
+    if (tg == SE_TG_ROWS) {
+        /* One piece over the whole block (a row, or a row's tile): the
+         * segment is a compile-time constant, so the loop strides by a
+         * constant and unrolls with its loads batched (the runtime stride
+         * cost phase A 12 % on 4096x4096, docs/PERFORMANCE.md, version 19). */
+        se_piece_a(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, &ss, &mx);
+        se_seg_reduce(&ss, &mx, SE_TILE_THREADS, red, 1);
+        if (threadIdx.x == 0) {
+            p->part_ss[s.part0] = ss;
+            p->part_max[s.part0] = mx;
+        }
+        return;
+    }
     const unsigned S = 1u << p->seg_log2, lane = threadIdx.x & (S - 1);
     const unsigned k = threadIdx.x >> p->seg_log2;
-    float ss = 0.0f, mx = -INFINITY;
     if (k < s.nrows)
         se_piece_a(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S, &ss, &mx);
     se_seg_reduce(&ss, &mx, S, red, 1);
@@ -476,16 +541,23 @@ static __device__ __forceinline__ float se_piece_c(const float *xb, se_tile_cach
  * packed tile loads each row's own. */
 static __device__ __forceinline__ void se_tile_c(const se_gpu_problem *p, int64_t grp,
                                                  int64_t tile, float *red, se_tile_cache c,
-                                                 se_row_stats rs)
+                                                 se_row_stats rs, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
+    float acc = 0.0f, unused = 0.0f;
+    if (tg == SE_TG_ROWS) { /* one piece, a constant segment: as se_tile_a */
+        acc = se_piece_c(xb, c, s.slo, s.shi, threadIdx.x, SE_TILE_THREADS, rs);
+        se_seg_reduce(&acc, &unused, SE_TILE_THREADS, red, 0);
+        if (threadIdx.x == 0)
+            p->part_l[s.part0] = acc;
+        return;
+    }
     const unsigned S = 1u << p->seg_log2, lane = threadIdx.x & (S - 1);
     const unsigned k = threadIdx.x >> p->seg_log2;
-    float acc = 0.0f, unused = 0.0f;
     if (k < s.nrows)
         acc = se_piece_c(xb, c, s.slo + k * s.plen, s.slo + (k + 1) * s.plen, lane, S,
-                         p->group > 1 ? se_row_sm(p, s.row0 + k) : rs);
+                         se_row_sm(p, s.row0 + k));
     se_seg_reduce(&acc, &unused, S, red, 0);
     if (k < s.nrows && lane == 0)
         p->part_l[s.part0 + k] = acc;
@@ -507,36 +579,42 @@ static __device__ __forceinline__ float se_e1(const float *xb, se_tile_cache c, 
  * finds its elements' rows (a row boundary may fall inside it). */
 static __device__ __forceinline__ void se_tile_e(const se_gpu_problem *p, int64_t grp,
                                                  int64_t tile, se_tile_cache c,
-                                                 se_row_stats rs)
+                                                 se_row_stats rs, int tg)
 {
-    se_span s = se_span_of(p, grp, tile);
+    se_span s = se_span_of(p, grp, tile, tg);
     const float *xb = p->x + s.off;
     float *yb = p->y + s.off;
-    if (p->group == 1) {
+    if (tg == SE_TG_ROWS) {
+        /* The whole float4s [qf, qe) in a loop with nothing but them (a
+         * per-iteration test for the span's ends cost phase E its batched
+         * stores), then the head float4 (q = 0: slo < 4) and the tail one
+         * (qe), element by element, each by the thread of its q. */
+        const unsigned qf = (s.slo + 3) / 4, qe = s.shi / 4;
 #pragma unroll 4
-        for (unsigned q = threadIdx.x; 4 * q < s.shi; q += SE_TILE_THREADS) {
-            if (se_q_in(q, s.slo, s.shi)) {
-                float4 e, o;
-                if (4 * q < c.n) {
-                    e = ((const float4 *)c.at)[q];
-                } else {
-                    float4 v = ((const float4 *)xb)[q];
-                    e.x = se_exp_arg(rs.s, v.x, rs.m);
-                    e.y = se_exp_arg(rs.s, v.y, rs.m);
-                    e.z = se_exp_arg(rs.s, v.z, rs.m);
-                    e.w = se_exp_arg(rs.s, v.w, rs.m);
-                }
-                o.x = __fmul_rn(e.x, rs.inv_l);
-                o.y = __fmul_rn(e.y, rs.inv_l);
-                o.z = __fmul_rn(e.z, rs.inv_l);
-                o.w = __fmul_rn(e.w, rs.inv_l);
-                ((float4 *)yb)[q] = o;
+        for (unsigned q = threadIdx.x < qf ? threadIdx.x + SE_TILE_THREADS : threadIdx.x; q < qe;
+             q += SE_TILE_THREADS) {
+            float4 e, o;
+            if (4 * q < c.n) {
+                e = ((const float4 *)c.at)[q];
             } else {
-                for (unsigned r = 4 * q; r < 4 * q + 4; r++)
-                    if (r >= s.slo && r < s.shi)
-                        yb[r] = se_e1(xb, c, r, rs);
+                float4 v = ((const float4 *)xb)[q];
+                e.x = se_exp_arg(rs.s, v.x, rs.m);
+                e.y = se_exp_arg(rs.s, v.y, rs.m);
+                e.z = se_exp_arg(rs.s, v.z, rs.m);
+                e.w = se_exp_arg(rs.s, v.w, rs.m);
             }
+            o.x = __fmul_rn(e.x, rs.inv_l);
+            o.y = __fmul_rn(e.y, rs.inv_l);
+            o.z = __fmul_rn(e.z, rs.inv_l);
+            o.w = __fmul_rn(e.w, rs.inv_l);
+            ((float4 *)yb)[q] = o;
         }
+        if (qf > 0 && threadIdx.x == 0) /* the head, or the whole span within float4 0 */
+            for (unsigned r = s.slo; r < 4 && r < s.shi; r++)
+                yb[r] = se_e1(xb, c, r, rs);
+        if (qe >= qf && 4 * qe < s.shi && threadIdx.x == qe % SE_TILE_THREADS)
+            for (unsigned r = 4 * qe; r < s.shi; r++)
+                yb[r] = se_e1(xb, c, r, rs);
         return;
     }
     for (unsigned q = threadIdx.x; 4 * q < s.shi; q += SE_TILE_THREADS) {
@@ -667,9 +745,9 @@ static __device__ __forceinline__ void se_packed_row_task(const se_gpu_problem *
  * where it is packed. The caller synchronizes before it publishes the
  * results. */
 static __device__ __forceinline__ void se_group_task_block(const se_gpu_problem *p, int64_t grp,
-                                                           int phase)
+                                                           int phase, int tg)
 {
-    if (p->group > 1) {
+    if (tg == SE_TG_PACKED) {
         se_packed_row_task(p, grp, phase);
     } else if (threadIdx.x < 32) {
         if (phase == SE_PHASE_B)

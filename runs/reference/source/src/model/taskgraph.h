@@ -305,16 +305,19 @@ SE_HD se_mk_visit se_mk_visit_at(unsigned u, unsigned units, unsigned q, unsigne
              tile < se_mk_unit_start(j_ + 1, (n), (q)); tile++, m++)
 
 /* Threads a tile function gives each row of a tile (docs/STRATEGIES.md,
- * "Row groups"): the largest power of two that has a float4 of the row
- * for each thread, at most threads / g rounded down to a power of two, so
- * every row of a group (at most `threads`) has its own segment. Where
- * g = 1 (a split row or one row a tile) it is the whole block as soon as
- * the row has a float4 for every thread. */
+ * "Row groups"): where g = 1 (a split row, one row a tile, or a matrix of
+ * one row) the whole block, so the kernels compiled for groups of one row
+ * stride by a constant (SE_TG_ROWS in gpu/tile_ops.cuh); where rows are
+ * packed the largest power of two that has a float4 of the row for each
+ * thread, at most threads / g rounded down to a power of two, so every
+ * row of a group (at most `threads`) has its own segment. */
 SE_HD unsigned se_tile_seg(const se_taskgeom *g, unsigned threads)
 {
     int64_t piece = g->cols < g->tile ? g->cols : g->tile;
     int64_t cover = (piece + 3) / 4;
     unsigned s = 1, fit = threads;
+    if (g->group == 1)
+        return threads;
     while (2 * (int64_t)s <= cover && 2 * s <= threads)
         s *= 2;
     while (fit > 1 && (int64_t)fit * g->group > (int64_t)threads)
