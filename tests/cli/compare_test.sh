@@ -95,8 +95,8 @@ assert [c["case"] for c in cases if c["verdict"] != "unchanged"] == [slow]
 PY
 
 # The noise between runs (docs/COMPARE.md): a committed repeat of the
-# reference run, same commit, fails a 2% gate on its own noise (1x7.graph
-# +3.0%: one run's medians, with no spread between runs to compare with); with the
+# reference run, same commit, fails a 2% gate on its own noise (3x4097.copy
+# +7.1% the largest: one run's medians, with no spread between runs to compare with); with the
 # committed floor (runs/noise-floor.json, which --record-floor over
 # runs/answer-runs.json reproduces) it passes, and a copy of the repeat with
 # one case's samples x1.10 fails it, naming that case.
