@@ -52,7 +52,7 @@ static __device__ __forceinline__ void se_fusion_rows(const se_gpu_problem *p,
     }
 }
 
-/* Tile task blockIdx.x + k gridDim.x is the block's k-th tile; the first
+/* Tile task se_fusion_task(k, ...) (taskgraph.h) is the block's k-th tile; the first
  * cache_elems elements of the block's tiles' slots (in that order) stay in
  * shared memory from phase A to phase E (se_tile_cache in tile_ops.cuh).
  * Phases C and E walk the block's tiles last to first: the tiles that did
@@ -66,7 +66,11 @@ static __device__ __forceinline__ void se_fusion_body(const se_gpu_problem *p,
     extern __shared__ float4 se_fusion_cache4[];
     float *cache = (float *)se_fusion_cache4;
     cg::grid_group grid = cg::this_grid();
-    int64_t mine = blockIdx.x < p->tile_tasks ? (p->tile_tasks - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    const uint32_t G = gridDim.x, b = blockIdx.x;
+    const int rot = tg != SE_TG_PACKED &&
+                    se_fusion_rotates(p->cols, p->tile, p->tiles_per_row, p->tile_tasks, G);
+    int64_t mine = se_fusion_tasks_of(p->tile_tasks, b, G, rot);
+    uint32_t j, j_last = mine > 0 ? se_fusion_place(mine - 1, b, G, rot) : b;
 
     se_taskgeom g = se_gpu_geom(p);
     const int traced = p->trace.rec != NULL;
@@ -80,13 +84,15 @@ static __device__ __forceinline__ void se_fusion_body(const se_gpu_problem *p,
     int64_t cached = (cache_elems + slot - 1) / slot;
     if (cached > mine)
         cached = mine;
-    for (int64_t k = 0; k < cached; k++) {
-        int64_t id = blockIdx.x + k * gridDim.x;
+    j = b;
+    for (int64_t k = 0; k < cached; k++, j = se_fusion_place_next(j, G, rot)) {
+        int64_t id = k * (int64_t)G + j;
         int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, k), tg);
     }
-    for (int64_t k = 0; k < mine; k++) {
-        int64_t id = blockIdx.x + k * gridDim.x;
+    j = b;
+    for (int64_t k = 0; k < mine; k++, j = se_fusion_place_next(j, G, rot)) {
+        int64_t id = k * (int64_t)G + j;
         int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         if (traced)
             t0 = se_now_ns();
@@ -102,8 +108,9 @@ static __device__ __forceinline__ void se_fusion_body(const se_gpu_problem *p,
     grid.sync();
     se_fusion_rows(p, &g, SE_PHASE_B, tg);
     grid.sync();
-    for (int64_t k = mine - 1; k >= 0; k--) {
-        int64_t id = blockIdx.x + k * gridDim.x;
+    j = j_last;
+    for (int64_t k = mine - 1; k >= 0; k--, j = se_fusion_place_prev(j, G, rot)) {
+        int64_t id = k * (int64_t)G + j;
         int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         if (traced)
             t0 = se_now_ns();
@@ -115,8 +122,9 @@ static __device__ __forceinline__ void se_fusion_body(const se_gpu_problem *p,
     grid.sync();
     se_fusion_rows(p, &g, SE_PHASE_D, tg);
     grid.sync();
-    for (int64_t k = mine - 1; k >= 0; k--) {
-        int64_t id = blockIdx.x + k * gridDim.x;
+    j = j_last;
+    for (int64_t k = mine - 1; k >= 0; k--, j = se_fusion_place_prev(j, G, rot)) {
+        int64_t id = k * (int64_t)G + j;
         int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
         if (traced)
             t0 = se_now_ns();

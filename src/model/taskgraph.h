@@ -335,6 +335,62 @@ SE_HD int64_t se_tile_slot_elems(int64_t tile)
     return 4 * (tile / 4 + 2);
 }
 
+/* Fusion's tile tasks over its G blocks: round k holds tasks k G .. k G +
+ * G - 1, and block b takes k G + (b + k) mod G of round k, so that where a
+ * row has t tiles and t divides G a block's tiles cycle through the t
+ * places of a row. With b + k G instead, block b took tile b mod t of
+ * every row: on 16380x4097 (two tiles a row, of 4096 elements and 1) over
+ * 528 blocks the even blocks took every 4096-element tile and the odd ones
+ * every 1-element one, and blocks go to the SMs round robin, so the SMs of
+ * the odd blocks waited (docs/PERFORMANCE.md, version 24). rotate 0 keeps
+ * b + k G (packed groups: one tile a group, nothing to cycle through).
+ * Tile tasks are numbered in 32 bits (the run refuses more), so the places
+ * are 32-bit: a 64-bit modulo a task cost fusion 2 to 5 % (version 24). */
+SE_HD uint32_t se_fusion_place(int64_t k, uint32_t b, uint32_t G, int rotate)
+{
+    return rotate ? (uint32_t)((b + (uint32_t)k) % G) : b;
+}
+
+SE_HD int64_t se_fusion_task(int64_t k, uint32_t b, uint32_t G, int rotate)
+{
+    return k * (int64_t)G + se_fusion_place(k, b, G, rotate);
+}
+
+/* The place of task k + 1 (next) or k - 1 (prev) from task k's place j,
+ * with no division: how fusion's loops walk se_fusion_place. */
+SE_HD uint32_t se_fusion_place_next(uint32_t j, uint32_t G, int rotate)
+{
+    return !rotate ? j : j + 1 == G ? 0 : j + 1;
+}
+
+SE_HD uint32_t se_fusion_place_prev(uint32_t j, uint32_t G, int rotate)
+{
+    return !rotate ? j : j == 0 ? G - 1 : j - 1;
+}
+
+/* Whether fusion rotates a shape's tile tasks (se_fusion_task): where a
+ * row has several tiles of unequal sizes (cols not a multiple of the
+ * tile), the grid is a multiple of the tiles a row (so that block b would
+ * see tile b mod t only: 2 or 3 tiles a row on 528 blocks, not 256), and
+ * a block has more than one task (with one, the two orders are the same).
+ * Every other shape keeps b + k G, the order measured before version 24. */
+SE_HD int se_fusion_rotates(int64_t cols, int64_t tile, int64_t tiles_per_row, int64_t tasks,
+                            uint32_t G)
+{
+    return tiles_per_row > 1 && cols % tile != 0 && G % tiles_per_row == 0 && tasks > G;
+}
+
+/* How many of n tile tasks block b of G takes (se_fusion_task): every full
+ * round's one, and one of the last round's rem = n mod G where its place
+ * in that round is below rem. */
+SE_HD int64_t se_fusion_tasks_of(int64_t n, uint32_t b, uint32_t G, int rotate)
+{
+    if (!rotate)
+        return b < n ? (n - b + G - 1) / G : 0;
+    uint32_t full = (uint32_t)n / G, rem = (uint32_t)n % G;
+    return full + (se_fusion_place(full, b, G, 1) < rem ? 1 : 0);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -676,6 +676,79 @@ static void test_tile_slot_holds_any_tiles_float4_cover(void **state)
         }
 }
 
+/* Fusion's tile tasks over its blocks (se_fusion_task): every task goes to
+ * exactly one block, each block takes se_fusion_tasks_of of them, and where
+ * a row has t tiles and t divides the grid, each block with at least t
+ * tasks takes every place of a row (rotated), where b + k G gave block b
+ * place b mod t only; rotate 0 is b + k G. */
+static void test_fusion_tasks_cover_each_once_and_cycle_a_rows_tiles(void **state)
+{
+    (void)state;
+    static const int64_t ns[] = {1, 5, 10, 527, 528, 529, 1056, 4094, 32760, 32761};
+    static const int64_t grids[] = {1, 3, 4, 132, 528};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        for (size_t j = 0; j < sizeof grids / sizeof grids[0]; j++)
+            for (int rotate = 0; rotate <= 1; rotate++) {
+                int64_t n = ns[i], G = grids[j], total = 0;
+                unsigned char *seen = calloc((size_t)n, 1);
+                assert_non_null(seen);
+                for (int64_t b = 0; b < G; b++) {
+                    int64_t mine = se_fusion_tasks_of(n, (uint32_t)b, (uint32_t)G, rotate), places = 0;
+                    for (int64_t k = 0; k < mine; k++) {
+                        int64_t id = se_fusion_task(k, (uint32_t)b, (uint32_t)G, rotate);
+                        if (id < 0 || id >= n || seen[id])
+                            fail_msg("n %lld G %lld rotate %d: block %lld's task %lld is %lld",
+                                     (long long)n, (long long)G, rotate, (long long)b,
+                                     (long long)k, (long long)id);
+                        seen[id] = 1;
+                        /* fusion's loops walk the places one step at a time */
+                        if (k > 0)
+                            assert_int_equal(se_fusion_place(k, (uint32_t)b, (uint32_t)G, rotate),
+                                             se_fusion_place_next(
+                                                 se_fusion_place(k - 1, (uint32_t)b, (uint32_t)G, rotate),
+                                                 (uint32_t)G, rotate));
+                        if (k + 1 < mine)
+                            assert_int_equal(se_fusion_place(k, (uint32_t)b, (uint32_t)G, rotate),
+                                             se_fusion_place_prev(
+                                                 se_fusion_place(k + 1, (uint32_t)b, (uint32_t)G, rotate),
+                                                 (uint32_t)G, rotate));
+                        if (!rotate)
+                            assert_int_equal(id, b + k * G);
+                        places |= (int64_t)1 << (id % 2);
+                    }
+                    total += mine;
+                    /* two tiles a row, G even: both places once a block has two tasks */
+                    if (G % 2 == 0 && mine >= 2)
+                        assert_int_equal(places, rotate ? 3 : (int64_t)1 << (b % 2));
+                }
+                assert_int_equal(total, n);
+                free(seen);
+            }
+}
+
+/* Which shapes fusion rotates: rows of few unequal tiles on a grid they
+ * divide, with more tasks than blocks; the default protocol's shapes keep
+ * the order measured before (docs/PERFORMANCE.md, version 24). */
+static void test_fusion_rotates_only_rows_of_few_unequal_tiles(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t rows, cols;
+        int want;
+    } c[] = {
+        {16380, 4097, 1}, {16368, 4100, 1}, {2047, 4097, 1}, {2046, 4100, 1}, {3, 4097, 0},
+        {5, 4097, 0},     {4096, 4096, 0},  {1024, 32768, 0}, {8, 1048573, 0}, {4, 4194301, 0},
+        {2, 100003, 0},   {32, 4096, 0},    {256, 1048576, 0}, {1000, 8193, 1},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        int64_t t = (c[i].cols + 4095) / 4096;
+        int got = se_fusion_rotates(c[i].cols, 4096, t, c[i].rows * t, 528);
+        if (got != c[i].want)
+            fail_msg("%lldx%lld: rotates %d, want %d", (long long)c[i].rows,
+                     (long long)c[i].cols, got, c[i].want);
+    }
+}
+
 /* The shapes of issue 30 and the protocol's, packed and split, on several
  * grids and room for several tiles a block: the schedule completes. */
 static void test_simulation_completes_on_packed_and_split_shapes(void **state)
@@ -758,6 +831,8 @@ int main(void)
         cmocka_unit_test(test_version_1_graph_is_one_row_a_tile),
         cmocka_unit_test(test_tile_threads_a_row_fit_the_group_in_one_pass),
         cmocka_unit_test(test_tile_slot_holds_any_tiles_float4_cover),
+        cmocka_unit_test(test_fusion_tasks_cover_each_once_and_cycle_a_rows_tiles),
+        cmocka_unit_test(test_fusion_rotates_only_rows_of_few_unequal_tiles),
         cmocka_unit_test(test_simulation_completes_on_packed_and_split_shapes),
         cmocka_unit_test(test_broken_schedules_fail_the_simulation),
     };
