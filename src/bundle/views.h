@@ -1,0 +1,239 @@
+/*
+ * views.h - typed views of a run's JSON files, for the renderers (issue 32,
+ * item 5): every field a table, report, figure, site page or export prints
+ * is read here once, its type checked, and handed over as a C value with a
+ * presence flag, so that no renderer looks a key up in the bundle's JSON.
+ * The run reader (rundata.c) builds them at the end of a strict load; a
+ * malformed value (a string where a number belongs, a ci95 that is not two
+ * numbers) is refused there with a message naming the file and the field.
+ *
+ * A field that is absent or JSON null reads as not present (has_* 0, a
+ * NULL string, 0 for counts); the renderers keep their own fallbacks for
+ * those. Strings point into the run's JSON and live as long as the
+ * se_rundata they came from.
+ */
+#ifndef SE_BUNDLE_VIEWS_H
+#define SE_BUNDLE_VIEWS_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "bundle/samples.h"
+#include "model/se_common.h"
+
+/* One timing scope of a summary case (summary.json scopes.<scope>), or a
+ * peer's device-scope summary (peers.json's "summary"). */
+typedef struct se_scope_view {
+    int present;
+    long long n, throttled;
+    double median_ns, p5_ns, p25_ns, p75_ns, p95_ns, min_ns, max_ns, mean_ns, stdev_ns;
+    int has_ci;
+    double ci95_ns[2];      /* median_ci95_ns */
+    const char *l2;         /* "warm", "flushed" */
+    int has_gbps;
+    double gbps;            /* none for megakernel_init: it moves no bytes */
+    int has_fraction;
+    double fraction_of_copy;
+    int has_ratio;          /* time_ratio_to_stream */
+    double ratio, ratio_ci95[2];
+} se_scope_view;
+
+/* One entry of summary.json's "cases" or "controls". */
+typedef struct se_case_view {
+    const char *id;         /* "case": "32x4096.fusion", "control.barriers" */
+    const char *what, *shape, *launch, *mechanism, *samples_file;
+    long long rows, cols, tile; /* 0 for a run-level control */
+    int has_bytes;
+    double bytes_moved;
+    size_t n_scopes;        /* keys of its "scopes": 1 for a run-level control */
+    se_scope_view scope[SE_NSCOPES]; /* indexed by se_scope */
+} se_case_view;
+
+/* summary.json derived.shapes[].cases[] (bundle/derived.h). */
+typedef struct se_derived_case_view {
+    const char *id, *strategy, *role;
+    int validated;          /* 1, 0, or -1 where it is null (a control) */
+    int has_median;
+    double median_ns;
+    int has_ratio;
+    double ratio_to_stream;
+    int has_ratio_ci;
+    double ratio_ci95[2];
+    int has_fraction;
+    double fraction_of_copy;
+    int has_vs;
+    double vs_best_peer;
+} se_derived_case_view;
+
+/* derived.shapes[].peers[]. */
+typedef struct se_derived_peer_view {
+    const char *peer, *status;
+    int has_median;
+    double median_ns;
+    int has_fraction;
+    double fraction_of_copy;
+    int has_vs;
+    double vs_best_peer;
+} se_derived_peer_view;
+
+/* derived.shapes[].fastest_tiled, fastest_ours (over_cudnn: tiled only). */
+typedef struct se_pick_view {
+    int present;
+    const char *strategy;
+    double median_ns;
+    int has_fraction;
+    double fraction_of_copy;
+    int has_over_cudnn;
+    double over_cudnn;
+} se_pick_view;
+
+/* derived.shapes[].best_peer. */
+typedef struct se_best_peer_view {
+    int present;
+    const char *name;
+    double median_ns;
+    int has_vs;
+    double vs_best_peer;
+} se_best_peer_view;
+
+typedef struct se_derived_shape_view {
+    const char *shape, *id;
+    long long rows, cols;
+    int has_copy_median;
+    double copy_median_ns;
+    se_derived_case_view *cases;
+    size_t n_cases;
+    se_derived_peer_view *peers;
+    size_t n_peers;
+    se_pick_view fastest_tiled, fastest_ours;
+    se_best_peer_view best_peer;
+} se_derived_shape_view;
+
+/* summary.json derived.grid_barrier_ns. */
+typedef struct se_grid_barrier_view {
+    int present;
+    double value_ns;
+    long long barriers;
+    const char *formula;
+} se_grid_barrier_view;
+
+/* One entry of peers.json's "peers". */
+typedef struct se_peer_view {
+    const char *peer, *computes, *status, *reason, *error;
+    const char *samples_file, *input_sha256, *output_sha256;
+    long long rows, cols;
+    se_scope_view summary;  /* present 0 for a peer that did not run */
+    int has_max_rel_err;
+    double max_rel_err;
+} se_peer_view;
+
+/* peers.json (present 0 in a run without one). */
+typedef struct se_peers_view {
+    int present;
+    const char *script, *script_sha256, *script_copy, *timing;
+    const char *torch_version, *torch_cuda_version, *triton_version, *device_name;
+    const char *tolerance_rule;
+    double atol, rtol;
+    se_peer_view *v;
+    size_t n;
+} se_peers_view;
+
+/* One entry of validation.json's "cases". */
+typedef struct se_validation_view {
+    const char *id, *strategy, *shape, *input_sha256, *output_sha256;
+    long long tile;
+    double max_abs_err, max_rel_err, vs_cudnn_max_rel;
+    int has_vs_cudnn;
+    int pass;               /* 1 only where "pass" is true */
+    int repeat_identical, matches_tiled; /* 1, 0, or -1 where absent or null */
+} se_validation_view;
+
+/* environment.json. */
+typedef struct se_env_view {
+    const char *gpu_name, *compute_capability;
+    long long sm_count, l2_bytes, global_memory_bytes, memory_bus_bits;
+    double peak_sm_clock_mhz, peak_memory_clock_mhz;
+    long long driver_version, runtime_version, cudnn_version;
+    const char *nvcc_version;
+    const char *git_commit;
+    int git_dirty;
+    const char *hostname;   /* host.hostname */
+    int has_timer_step;
+    double timer_step_ns;   /* globaltimer.smallest_step_ns */
+} se_env_view;
+
+/* run.json. */
+typedef struct se_run_view {
+    const char *started_utc, *finished_utc, *status;
+    const char *protocol_source, *protocol_sha256, *bundle_copy_sha256; /* its "protocol" */
+} se_run_view;
+
+/* One entry of traces.json's "traces". */
+typedef struct se_trace_view {
+    const char *id, *kind, *verdict;
+    long long records, missing_count, duplicated_count, dependency_edges_checked;
+    long long order_violations_count, phase_barrier_violations_count, span_ns;
+    double overlap_fraction; /* overlap.fraction */
+} se_trace_view;
+
+/* traces.json. */
+typedef struct se_traces_view {
+    double timer_resolution_ns; /* globaltimer_resolution_ns */
+    se_trace_view *v;
+    size_t n;
+} se_traces_view;
+
+typedef struct se_run_views {
+    se_case_view *cases;    /* summary.json "cases", in its order */
+    size_t n_cases;
+    se_case_view *controls; /* summary.json "controls" */
+    size_t n_controls;
+    se_derived_shape_view *shapes; /* derived.shapes, protocol order */
+    size_t n_shapes;
+    se_grid_barrier_view grid_barrier;
+    se_peers_view peers;
+    se_validation_view *validation;
+    size_t n_validation;
+    se_env_view env;
+    se_run_view run;
+    se_traces_view traces;
+} se_run_views;
+
+/* The JSON the views are read from (rundata.h's se_rundata holds them);
+ * peers may be NULL (a run without peers.json). */
+typedef struct se_views_json {
+    const json_t *run, *env, *summary, *derived, *validation, *traces, *peers;
+} se_views_json;
+
+/* Builds the views of in. On a malformed value nothing needs freeing and
+ * err names the file and field ("summary.json: field
+ * 'cases[3].scopes.device.median_ns': ..."). */
+se_status se_views_load(const se_views_json *in, se_run_views **out, se_err *err);
+
+void se_views_free(se_run_views *v);
+
+/* summary.json's case or control named id ("32x4096.fusion",
+ * "control.barriers"), or NULL. */
+const se_case_view *se_views_case(const se_run_views *v, const char *id);
+
+/* The case of strategy `what` on the shape rows x cols, or NULL. */
+const se_case_view *se_views_case_on(const se_run_views *v, long long rows, long long cols,
+                                     const char *what);
+
+/* The run-level control whose "what" is `what` ("empty_stream"), or NULL. */
+const se_case_view *se_views_control(const se_run_views *v, const char *what);
+
+/* The derived entry of the shape rows x cols, or NULL. */
+const se_derived_shape_view *se_views_shape(const se_run_views *v, long long rows,
+                                            long long cols);
+
+/* A derived shape's entry of case id, or of peer `peer`; NULL when absent
+ * (s may be NULL). */
+const se_derived_case_view *se_views_shape_case(const se_derived_shape_view *s, const char *id);
+const se_derived_peer_view *se_views_shape_peer(const se_derived_shape_view *s, const char *peer);
+
+/* validation.json's entry of case id, or NULL. */
+const se_validation_view *se_views_validation(const se_run_views *v, const char *id);
+
+#endif
