@@ -52,11 +52,11 @@ void se_rep_us(char *buf, size_t size, double ns)
     se_rep_sig(buf, size, ns / 1e3);
 }
 
-void se_rep_us_range(char *buf, size_t size, const json_t *pair)
+void se_rep_us_range(char *buf, size_t size, double lo_ns, double hi_ns)
 {
     char a[32], b[32];
-    se_rep_us(a, sizeof a, json_number_value(json_array_get(pair, 0)));
-    se_rep_us(b, sizeof b, json_number_value(json_array_get(pair, 1)));
+    se_rep_us(a, sizeof a, lo_ns);
+    se_rep_us(b, sizeof b, hi_ns);
     snprintf(buf, size, "%s to %s", a, b);
 }
 

@@ -26,8 +26,8 @@ extern const char *const se_rep_scopes[SE_NSCOPES];
  * 0.08999999 -> "0.09000", 125.67 -> "125.7", 8979.12 -> "8979" (full
  * precision stays in the run's JSON). */
 void se_rep_sig(char *buf, size_t size, double v);
-/* "a to b" in microseconds from a [lo, hi] pair of nanoseconds. */
-void se_rep_us_range(char *buf, size_t size, const json_t *pair);
+/* "a to b" in microseconds from an interval [lo, hi] in nanoseconds. */
+void se_rep_us_range(char *buf, size_t size, double lo_ns, double hi_ns);
 /* Microseconds from nanoseconds, about four significant digits. */
 void se_rep_us(char *buf, size_t size, double ns);
 /* "yes", "no", or "-" for a value that is not a boolean. */
