@@ -100,8 +100,11 @@ static se_status pair(const at *a, const json_t *o, const char *key, double out[
     if (!v || json_is_null(v))
         return SE_OK;
     json_error_t je;
-    if (json_unpack_ex((json_t *)v, &je, 0, "[FF!]", &out[0], &out[1]) != 0)
-        return refuse(a, key, je.text);
+    if (json_unpack_ex((json_t *)v, &je, 0, "[FF!]", &out[0], &out[1]) != 0) {
+        char why[sizeof je.text + 48];
+        snprintf(why, sizeof why, "expected [lo, hi], two numbers (%s)", je.text);
+        return refuse(a, key, why);
+    }
     *has = 1;
     return SE_OK;
 }
@@ -555,6 +558,14 @@ static se_status run_view(const json_t *run, se_run_view *v, se_err *err)
         st = str(&a, run, "finished_utc", &v->finished_utc);
     if (st == SE_OK)
         st = str(&a, run, "status", &v->status);
+    if (st == SE_OK)
+        st = str(&a, run, "megakernel", &v->megakernel);
+    if (st == SE_OK)
+        st = str(&a, run, "interleaving", &v->interleaving);
+    int blocking = -1;
+    if (st == SE_OK)
+        st = flag(&a, run, "blocking_kernel", &blocking);
+    v->blocking_kernel = blocking == 1;
     if (st == SE_OK)
         st = object(&a, run, "protocol", &pr);
     at pa = at_key(&a, "protocol");

@@ -165,7 +165,8 @@ typedef struct se_env_view {
 
 /* run.json. */
 typedef struct se_run_view {
-    const char *started_utc, *finished_utc, *status;
+    const char *started_utc, *finished_utc, *status, *megakernel, *interleaving;
+    int blocking_kernel;    /* 1 only where "blocking_kernel" is true */
     const char *protocol_source, *protocol_sha256, *bundle_copy_sha256; /* its "protocol" */
 } se_run_view;
 
