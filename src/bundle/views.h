@@ -237,4 +237,50 @@ const se_derived_peer_view *se_views_shape_peer(const se_derived_shape_view *s, 
 /* validation.json's entry of case id, or NULL. */
 const se_validation_view *se_views_validation(const se_run_views *v, const char *id);
 
+/* ---- the compare document (bundle/compare.h) ----------------------------- */
+
+/* One case of a comparison: B's median over A's. */
+typedef struct se_compare_case_view {
+    const char *id, *verdict, *noise_from;
+    double a_median_ns, b_median_ns, ratio, ci95[2], change_pct, noise_pct;
+    long long a_n, b_n;
+    int slower_than_gate;   /* 1, 0, or -1 without a gate */
+} se_compare_case_view;
+
+/* An environment field that differs: its value in A and in B (any JSON). */
+typedef struct se_compare_diff_view {
+    const char *field;
+    const json_t *a, *b;
+} se_compare_diff_view;
+
+/* One pair: run B against run A (or run sets). */
+typedef struct se_compare_pair_view {
+    const char *a, *a_run_id, *b, *b_run_id;
+    const char **a_runs, **b_runs; /* the run ids of each side */
+    size_t n_a_runs, n_b_runs;
+    long long fields_compared;
+    se_compare_diff_view *diffs;
+    size_t n_diffs;
+    se_compare_case_view *cases;
+    size_t n_cases;
+    const char **only_in_a, **only_in_b;
+    size_t n_only_in_a, n_only_in_b;
+    long long faster, slower, unchanged, slower_than_gate; /* its "summary" */
+} se_compare_pair_view;
+
+typedef struct se_compare_view {
+    const char *scope;
+    int has_gate;
+    double fail_if_slower_pct;
+    se_compare_pair_view *pairs;
+    size_t n_pairs;
+} se_compare_view;
+
+/* The view of a document se_compare_build made (strings and values point
+ * into doc, which must outlive it); a malformed field is refused naming
+ * it. Free with se_compare_view_free. */
+se_status se_compare_view_load(const json_t *doc, se_compare_view **out, se_err *err);
+
+void se_compare_view_free(se_compare_view *v);
+
 #endif
