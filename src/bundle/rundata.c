@@ -235,7 +235,7 @@ static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *e
     }
     if (st == SE_OK && !ld->problem) {
         se_views_json in = {rd->run,        rd->env,    rd->summary, rd->derived,
-                            rd->validation, rd->traces, rd->peers};
+                            rd->validation, rd->traces, rd->peers, rd->resources};
         st = se_views_load(&in, &rd->views, &e);
     }
     if (st != SE_OK) {

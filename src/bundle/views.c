@@ -458,8 +458,23 @@ static se_status validation_entry(const at *a, const json_t *c, se_validation_vi
     se_status st = SE_OK;
     for (size_t i = 0; st == SE_OK && i < sizeof keys / sizeof keys[0]; i++)
         st = str(a, c, keys[i], strs[i]);
-    if (st == SE_OK)
-        st = integer(a, c, "tile", &v->tile);
+    static const struct {
+        const char *key;
+        size_t off;
+    } ints[] = {
+        {"rows", offsetof(se_validation_view, rows)},
+        {"cols", offsetof(se_validation_view, cols)},
+        {"tile", offsetof(se_validation_view, tile)},
+        {"blocks", offsetof(se_validation_view, blocks)},
+        {"graph_nodes", offsetof(se_validation_view, graph_nodes)},
+        {"elements", offsetof(se_validation_view, elements)},
+        {"fails", offsetof(se_validation_view, fails)},
+        {"nan", offsetof(se_validation_view, nan)},
+        {"tiny", offsetof(se_validation_view, tiny)},
+        {"vs_cudnn_fails", offsetof(se_validation_view, vs_cudnn_fails)},
+    };
+    for (size_t i = 0; st == SE_OK && i < sizeof ints / sizeof ints[0]; i++)
+        st = integer(a, c, ints[i].key, (long long *)((char *)v + ints[i].off));
     if (st == SE_OK)
         st = num(a, c, "max_abs_err", &v->max_abs_err, NULL);
     if (st == SE_OK)
@@ -479,9 +494,19 @@ static se_status validation_entry(const at *a, const json_t *c, se_validation_vi
 
 static se_status validation_view(const json_t *val, se_run_views *v, se_err *err)
 {
-    at a = {SE_VALIDATION_JSON, "", err};
-    const json_t *arr = NULL;
-    se_status st = array(&a, val, "cases", &arr, &v->n_validation);
+    at a = {SE_VALIDATION_JSON, "", err}, ta = at_key(&a, "tolerance");
+    const json_t *arr = NULL, *tol = NULL;
+    se_status st = object(&a, val, "tolerance", &tol);
+    if (st == SE_OK)
+        st = str(&ta, tol, "rule", &v->tolerance_rule);
+    if (st == SE_OK)
+        st = num(&ta, tol, "atol", &v->atol, NULL);
+    if (st == SE_OK)
+        st = num(&ta, tol, "rtol", &v->rtol, NULL);
+    if (st == SE_OK)
+        st = integer(&a, val, "invocations", &v->invocations);
+    if (st == SE_OK)
+        st = array(&a, val, "cases", &arr, &v->n_validation);
     if (st == SE_OK)
         st = alloc(&a, v->n_validation, sizeof *v->validation, &v->validation);
     for (size_t i = 0; st == SE_OK && i < v->n_validation; i++) {
@@ -511,6 +536,42 @@ static se_status env_gpu(const at *a, const json_t *g, se_env_view *v)
     return st;
 }
 
+/* Appends every leaf of o below prefix to v->fields (objects recurse, an
+ * array is one leaf with its items). */
+static se_status env_fields(const at *a, const json_t *o, const char *prefix, se_env_view *v)
+{
+    const char *key;
+    json_t *x;
+    se_status st = SE_OK;
+    json_object_foreach((json_t *)o, key, x) {
+        char name[sizeof v->fields[0].name];
+        int w = snprintf(name, sizeof name, "%s%s%s", prefix, *prefix ? "." : "", key);
+        if (w < 0 || (size_t)w >= sizeof name)
+            name[sizeof name - 1] = '\0'; /* a long path is shown cut short */
+        if (json_is_object(x)) {
+            st = env_fields(a, x, name, v);
+        } else {
+            se_env_field *f = realloc(v->fields, (v->n_fields + 1) * sizeof *f);
+            if (!f)
+                return se_fail(a->err, SE_ERR_NOMEM, "%s: out of memory", a->file);
+            v->fields = f;
+            f = &v->fields[v->n_fields++];
+            memset(f, 0, sizeof *f);
+            memcpy(f->name, name, sizeof name);
+            f->value = x;
+            if (json_is_array(x)) {
+                f->n_items = json_array_size(x);
+                st = alloc(a, f->n_items, sizeof *f->items, &f->items);
+                for (size_t i = 0; st == SE_OK && i < f->n_items; i++)
+                    f->items[i] = json_array_get(x, i);
+            }
+        }
+        if (st != SE_OK)
+            return st;
+    }
+    return st;
+}
+
 static se_status env_view(const json_t *env, se_env_view *v, se_err *err)
 {
     at a = {SE_ENVIRONMENT_JSON, "", err};
@@ -529,11 +590,19 @@ static se_status env_view(const json_t *env, se_env_view *v, se_err *err)
     if (st == SE_OK)
         st = integer(&sa, sw, "cudnn_version", &v->cudnn_version);
     if (st == SE_OK)
+        st = integer(&sa, sw, "cudnn_compiled_version", &v->cudnn_compiled_version);
+    if (st == SE_OK)
+        st = integer(&sa, sw, "curand_version", &v->curand_version);
+    if (st == SE_OK)
         st = str(&sa, sw, "nvcc_version", &v->nvcc_version);
+    if (st == SE_OK)
+        st = str(&sa, sw, "cuda_architectures", &v->cuda_architectures);
     if (st == SE_OK)
         st = object(&a, env, "source", &src);
     if (st == SE_OK)
         st = str(&ca, src, "git_commit", &v->git_commit);
+    if (st == SE_OK)
+        st = str(&ca, src, "source_dir", &v->source_dir);
     int dirty = -1;
     if (st == SE_OK)
         st = flag(&ca, src, "git_dirty", &dirty);
@@ -546,6 +615,8 @@ static se_status env_view(const json_t *env, se_env_view *v, se_err *err)
         st = object(&a, env, "globaltimer", &timer);
     if (st == SE_OK)
         st = num(&ta, timer, "smallest_step_ns", &v->timer_step_ns, &v->has_timer_step);
+    if (st == SE_OK)
+        st = env_fields(&a, env, "", v);
     return st;
 }
 
@@ -584,7 +655,9 @@ static se_status trace_entry(const at *a, const json_t *t, se_trace_view *v)
         const char *key;
         size_t off;
     } counts[] = {
+        {"tasks_expected", offsetof(se_trace_view, tasks_expected)},
         {"records", offsetof(se_trace_view, records)},
+        {"invalid_count", offsetof(se_trace_view, invalid_count)},
         {"missing_count", offsetof(se_trace_view, missing_count)},
         {"duplicated_count", offsetof(se_trace_view, duplicated_count)},
         {"dependency_edges_checked", offsetof(se_trace_view, dependency_edges_checked)},
@@ -600,12 +673,43 @@ static se_status trace_entry(const at *a, const json_t *t, se_trace_view *v)
         st = str(a, t, "verdict", &v->verdict);
     for (size_t i = 0; st == SE_OK && i < sizeof counts / sizeof counts[0]; i++)
         st = integer(a, t, counts[i].key, (long long *)((char *)v + counts[i].off));
-    const json_t *ov = NULL;
+    int checked = -1;
+    if (st == SE_OK)
+        st = flag(a, t, "phase_barriers_checked", &checked);
+    v->phase_barriers_checked = checked == 1;
+    const json_t *ov = NULL, *sm = NULL;
     if (st == SE_OK)
         st = object(a, t, "overlap", &ov);
-    at oa = at_key(a, "overlap");
+    at oa = at_key(a, "overlap"), sa = at_key(a, "sm");
     if (st == SE_OK)
         st = num(&oa, ov, "fraction", &v->overlap_fraction, NULL);
+    if (st == SE_OK)
+        st = object(a, t, "sm", &sm);
+    if (st == SE_OK)
+        st = integer(&sa, sm, "sms_used", &v->sms_used);
+    return st;
+}
+
+static se_status tracing_cost(const at *a, const json_t *c, se_tracing_cost_view *v)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } nums[] = {
+        {"untraced_median_ns", offsetof(se_tracing_cost_view, untraced_median_ns)},
+        {"traced_median_ns", offsetof(se_tracing_cost_view, traced_median_ns)},
+        {"overhead_ns", offsetof(se_tracing_cost_view, overhead_ns)},
+        {"overhead_fraction", offsetof(se_tracing_cost_view, overhead_fraction)},
+    };
+    se_status st = str(a, c, "case", &v->id);
+    if (st == SE_OK)
+        st = str(a, c, "untraced_samples_file", &v->untraced_samples_file);
+    if (st == SE_OK)
+        st = str(a, c, "traced_samples_file", &v->traced_samples_file);
+    if (st == SE_OK)
+        st = integer(a, c, "samples", &v->samples);
+    for (size_t i = 0; st == SE_OK && i < sizeof nums / sizeof nums[0]; i++)
+        st = num(a, c, nums[i].key, (double *)((char *)v + nums[i].off), NULL);
     return st;
 }
 
@@ -622,12 +726,83 @@ static se_status traces_view(const json_t *tj, se_traces_view *v, se_err *err)
         at e = at_index(&a, "traces", i);
         st = trace_entry(&e, json_array_get(arr, i), &v->v[i]);
     }
+    if (st == SE_OK)
+        st = str(&a, tj, "note", &v->note);
+    if (st == SE_OK)
+        st = array(&a, tj, "tracing_cost", &arr, &v->n_cost);
+    if (st == SE_OK)
+        st = alloc(&a, v->n_cost, sizeof *v->cost, &v->cost);
+    for (size_t i = 0; st == SE_OK && i < v->n_cost; i++) {
+        at e = at_index(&a, "tracing_cost", i);
+        st = tracing_cost(&e, json_array_get(arr, i), &v->cost[i]);
+    }
+    return st;
+}
+
+static se_status kernel_entry(const at *a, const json_t *k, se_kernel_view *v)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } ints[] = {
+        {"block_threads", offsetof(se_kernel_view, block_threads)},
+        {"registers", offsetof(se_kernel_view, registers)},
+        {"shared_static_bytes", offsetof(se_kernel_view, shared_static_bytes)},
+        {"local_bytes", offsetof(se_kernel_view, local_bytes)},
+        {"const_bytes", offsetof(se_kernel_view, const_bytes)},
+        {"max_blocks_per_sm", offsetof(se_kernel_view, max_blocks_per_sm)},
+        {"ptx_version", offsetof(se_kernel_view, ptx_version)},
+        {"binary_version", offsetof(se_kernel_view, binary_version)},
+    };
+    se_status st = str(a, k, "kernel", &v->kernel);
+    if (st == SE_OK)
+        st = str(a, k, "used_by", &v->used_by);
+    for (size_t i = 0; st == SE_OK && i < sizeof ints / sizeof ints[0]; i++)
+        st = integer(a, k, ints[i].key, (long long *)((char *)v + ints[i].off));
+    return st;
+}
+
+static se_status launch_entry(const at *a, const json_t *l, se_launch_view *v)
+{
+    se_status st = str(a, l, "shape", &v->shape);
+    if (st == SE_OK)
+        st = str(a, l, "strategy", &v->strategy);
+    if (st == SE_OK)
+        st = str(a, l, "launch", &v->launch);
+    if (st == SE_OK)
+        st = integer(a, l, "graph_nodes", &v->graph_nodes);
+    if (st == SE_OK)
+        st = integer(a, l, "cooperative_blocks", &v->cooperative_blocks);
+    return st;
+}
+
+static se_status resources_view(const json_t *res, se_run_views *v, se_err *err)
+{
+    at a = {SE_RESOURCES_JSON, "", err};
+    const json_t *arr = NULL;
+    se_status st = array(&a, res, "kernels", &arr, &v->n_kernels);
+    if (st == SE_OK)
+        st = alloc(&a, v->n_kernels, sizeof *v->kernels, &v->kernels);
+    for (size_t i = 0; st == SE_OK && i < v->n_kernels; i++) {
+        at e = at_index(&a, "kernels", i);
+        st = kernel_entry(&e, json_array_get(arr, i), &v->kernels[i]);
+    }
+    if (st == SE_OK)
+        st = array(&a, res, "launches", &arr, &v->n_launches);
+    if (st == SE_OK)
+        st = alloc(&a, v->n_launches, sizeof *v->launches, &v->launches);
+    for (size_t i = 0; st == SE_OK && i < v->n_launches; i++) {
+        at e = at_index(&a, "launches", i);
+        st = launch_entry(&e, json_array_get(arr, i), &v->launches[i]);
+    }
     return st;
 }
 
 static se_status records_view(const se_views_json *in, se_run_views *v, se_err *err)
 {
     se_status st = peers_view(in->peers, &v->peers, err);
+    if (st == SE_OK)
+        st = resources_view(in->resources, v, err);
     if (st == SE_OK)
         st = validation_view(in->validation, v, err);
     if (st == SE_OK)
@@ -675,7 +850,13 @@ void se_views_free(se_run_views *v)
     free(v->shapes);
     free(v->peers.v);
     free(v->validation);
+    free(v->kernels);
+    free(v->launches);
+    for (size_t i = 0; i < v->env.n_fields; i++)
+        free(v->env.fields[i].items);
+    free(v->env.fields);
     free(v->traces.v);
+    free(v->traces.cost);
     free(v);
 }
 
@@ -736,6 +917,30 @@ const se_derived_peer_view *se_views_shape_peer(const se_derived_shape_view *s, 
     for (size_t i = 0; s && i < s->n_peers; i++)
         if (same(s->peers[i].peer, peer))
             return &s->peers[i];
+    return NULL;
+}
+
+const se_trace_view *se_views_trace(const se_run_views *v, const char *id)
+{
+    for (size_t i = 0; i < v->traces.n; i++)
+        if (same(v->traces.v[i].id, id))
+            return &v->traces.v[i];
+    return NULL;
+}
+
+const se_tracing_cost_view *se_views_tracing_cost(const se_run_views *v, const char *id)
+{
+    for (size_t i = 0; i < v->traces.n_cost; i++)
+        if (same(v->traces.cost[i].id, id))
+            return &v->traces.cost[i];
+    return NULL;
+}
+
+const se_validation_view *se_views_validation_on(const se_run_views *v, const char *shape)
+{
+    for (size_t i = 0; i < v->n_validation; i++)
+        if (same(v->validation[i].shape, shape))
+            return &v->validation[i];
     return NULL;
 }
 
@@ -896,4 +1101,97 @@ void se_compare_view_free(se_compare_view *v)
     }
     free(v->pairs);
     free(v);
+}
+
+/* ---- a trace's check report ------------------------------------------------ */
+
+static se_status report_phase(const at *a, const char *name, const json_t *ph,
+                              se_trace_phase_view *v)
+{
+    at pa = at_key(a, name);
+    v->name = name;
+    se_status st = integer(&pa, ph, "tasks", &v->tasks);
+    if (st == SE_OK)
+        st = integer(&pa, ph, "start_ns", &v->start_ns);
+    if (st == SE_OK)
+        st = integer(&pa, ph, "end_ns", &v->end_ns);
+    if (st == SE_OK)
+        st = integer(&pa, ph, "span_ns", &v->span_ns);
+    return st;
+}
+
+static se_status report_phases(const at *a, const json_t *r, se_trace_report_view *v)
+{
+    const json_t *phases = NULL;
+    se_status st = object(a, r, "phases", &phases);
+    v->n_phases = json_object_size(phases);
+    if (st == SE_OK)
+        st = alloc(a, v->n_phases, sizeof *v->phases, &v->phases);
+    at pa = at_key(a, "phases");
+    const char *key;
+    json_t *ph;
+    size_t i = 0;
+    json_object_foreach((json_t *)phases, key, ph) {
+        if (st == SE_OK)
+            st = report_phase(&pa, key, ph, &v->phases[i++]);
+    }
+    return st;
+}
+
+se_status se_trace_report_view_load(const json_t *report, const char *case_id,
+                                    se_trace_report_view *v, se_err *err)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+    } counts[] = {
+        {"tasks_expected", offsetof(se_trace_report_view, tasks_expected)},
+        {"records", offsetof(se_trace_report_view, records)},
+        {"missing_count", offsetof(se_trace_report_view, missing_count)},
+        {"duplicated_count", offsetof(se_trace_report_view, duplicated_count)},
+        {"dependency_edges_checked", offsetof(se_trace_report_view, dependency_edges_checked)},
+        {"order_violations_count", offsetof(se_trace_report_view, order_violations_count)},
+        {"phase_barrier_violations_count",
+         offsetof(se_trace_report_view, phase_barrier_violations_count)},
+    }, sm_counts[] = {
+        {"sms_used", offsetof(se_trace_report_view, sms_used)},
+        {"tasks_per_sm_min", offsetof(se_trace_report_view, tasks_per_sm_min)},
+        {"tasks_per_sm_max", offsetof(se_trace_report_view, tasks_per_sm_max)},
+        {"idle_between_tasks_ns_total",
+         offsetof(se_trace_report_view, idle_between_tasks_ns_total)},
+        {"idle_between_tasks_ns_max_sm",
+         offsetof(se_trace_report_view, idle_between_tasks_ns_max_sm)},
+    };
+    at a = {case_id, "", err};
+    memset(v, 0, sizeof *v);
+    se_status st = str(&a, report, "verdict", &v->verdict);
+    for (size_t i = 0; st == SE_OK && i < sizeof counts / sizeof counts[0]; i++)
+        st = integer(&a, report, counts[i].key, (long long *)((char *)v + counts[i].off));
+    int checked = -1;
+    if (st == SE_OK)
+        st = flag(&a, report, "phase_barriers_checked", &checked);
+    v->phase_barriers_checked = checked == 1;
+    if (st == SE_OK)
+        st = report_phases(&a, report, v);
+    const json_t *sm = NULL, *ov = NULL;
+    at sa = at_key(&a, "sm"), oa = at_key(&a, "overlap");
+    if (st == SE_OK)
+        st = object(&a, report, "sm", &sm);
+    for (size_t i = 0; st == SE_OK && i < sizeof sm_counts / sizeof sm_counts[0]; i++)
+        st = integer(&sa, sm, sm_counts[i].key, (long long *)((char *)v + sm_counts[i].off));
+    if (st == SE_OK)
+        st = str(&sa, sm, "caveat", &v->sm_caveat);
+    if (st == SE_OK)
+        st = object(&a, report, "overlap", &ov);
+    if (st == SE_OK)
+        st = num(&oa, ov, "fraction", &v->overlap_fraction, NULL);
+    if (st != SE_OK)
+        se_trace_report_view_free(v);
+    return st;
+}
+
+void se_trace_report_view_free(se_trace_report_view *v)
+{
+    free(v->phases);
+    memset(v, 0, sizeof *v);
 }

@@ -142,22 +142,34 @@ typedef struct se_peers_view {
 /* One entry of validation.json's "cases". */
 typedef struct se_validation_view {
     const char *id, *strategy, *shape, *input_sha256, *output_sha256;
-    long long tile;
+    long long rows, cols, tile, blocks, graph_nodes, elements, fails, nan, tiny, vs_cudnn_fails;
     double max_abs_err, max_rel_err, vs_cudnn_max_rel;
     int has_vs_cudnn;
     int pass;               /* 1 only where "pass" is true */
     int repeat_identical, matches_tiled; /* 1, 0, or -1 where absent or null */
 } se_validation_view;
 
+/* One leaf of environment.json, named by its dotted path ("gpu.name"); an
+ * array is a leaf, its items listed. */
+typedef struct se_env_field {
+    char name[160];
+    const json_t *value;    /* a string, number, boolean, null or array */
+    const json_t **items;   /* an array's items, else NULL */
+    size_t n_items;
+} se_env_field;
+
 /* environment.json. */
 typedef struct se_env_view {
     const char *gpu_name, *compute_capability;
     long long sm_count, l2_bytes, global_memory_bytes, memory_bus_bits;
     double peak_sm_clock_mhz, peak_memory_clock_mhz;
-    long long driver_version, runtime_version, cudnn_version;
-    const char *nvcc_version;
-    const char *git_commit;
+    long long driver_version, runtime_version, cudnn_version, cudnn_compiled_version;
+    long long curand_version;
+    const char *nvcc_version, *cuda_architectures;
+    const char *git_commit, *source_dir;
     int git_dirty;
+    se_env_field *fields;   /* every leaf, in the file's order */
+    size_t n_fields;
     const char *hostname;   /* host.hostname */
     int has_timer_step;
     double timer_step_ns;   /* globaltimer.smallest_step_ns */
@@ -173,17 +185,42 @@ typedef struct se_run_view {
 /* One entry of traces.json's "traces". */
 typedef struct se_trace_view {
     const char *id, *kind, *verdict;
-    long long records, missing_count, duplicated_count, dependency_edges_checked;
-    long long order_violations_count, phase_barrier_violations_count, span_ns;
+    long long tasks_expected, records, missing_count, duplicated_count, invalid_count;
+    long long dependency_edges_checked, order_violations_count, phase_barrier_violations_count;
+    long long span_ns, sms_used; /* sm.sms_used */
+    int phase_barriers_checked; /* 1 only where true */
     double overlap_fraction; /* overlap.fraction */
 } se_trace_view;
+
+/* One entry of traces.json's "tracing_cost". */
+typedef struct se_tracing_cost_view {
+    const char *id, *untraced_samples_file, *traced_samples_file;
+    long long samples;
+    double untraced_median_ns, traced_median_ns, overhead_ns, overhead_fraction;
+} se_tracing_cost_view;
 
 /* traces.json. */
 typedef struct se_traces_view {
     double timer_resolution_ns; /* globaltimer_resolution_ns */
+    const char *note;
     se_trace_view *v;
     size_t n;
+    se_tracing_cost_view *cost;
+    size_t n_cost;
 } se_traces_view;
+
+/* resources.json: one entry of "kernels". */
+typedef struct se_kernel_view {
+    const char *kernel, *used_by;
+    long long block_threads, registers, shared_static_bytes, local_bytes, const_bytes;
+    long long max_blocks_per_sm, ptx_version, binary_version;
+} se_kernel_view;
+
+/* resources.json: one entry of "launches". */
+typedef struct se_launch_view {
+    const char *shape, *strategy, *launch;
+    long long graph_nodes, cooperative_blocks;
+} se_launch_view;
 
 typedef struct se_run_views {
     se_case_view *cases;    /* summary.json "cases", in its order */
@@ -196,6 +233,13 @@ typedef struct se_run_views {
     se_peers_view peers;
     se_validation_view *validation;
     size_t n_validation;
+    const char *tolerance_rule; /* validation.json's tolerance and invocations */
+    double atol, rtol;
+    long long invocations;
+    se_kernel_view *kernels;
+    size_t n_kernels;
+    se_launch_view *launches;
+    size_t n_launches;
     se_env_view env;
     se_run_view run;
     se_traces_view traces;
@@ -204,7 +248,7 @@ typedef struct se_run_views {
 /* The JSON the views are read from (rundata.h's se_rundata holds them);
  * peers may be NULL (a run without peers.json). */
 typedef struct se_views_json {
-    const json_t *run, *env, *summary, *derived, *validation, *traces, *peers;
+    const json_t *run, *env, *summary, *derived, *validation, *traces, *peers, *resources;
 } se_views_json;
 
 /* Builds the views of in. On a malformed value nothing needs freeing and
@@ -236,6 +280,13 @@ const se_derived_peer_view *se_views_shape_peer(const se_derived_shape_view *s, 
 
 /* validation.json's entry of case id, or NULL. */
 const se_validation_view *se_views_validation(const se_run_views *v, const char *id);
+
+/* traces.json's trace entry, and tracing-cost entry, of case id, or NULL. */
+const se_trace_view *se_views_trace(const se_run_views *v, const char *id);
+const se_tracing_cost_view *se_views_tracing_cost(const se_run_views *v, const char *id);
+
+/* validation.json's first entry whose "shape" is shape, or NULL. */
+const se_validation_view *se_views_validation_on(const se_run_views *v, const char *shape);
 
 /* ---- the compare document (bundle/compare.h) ----------------------------- */
 
@@ -282,5 +333,33 @@ typedef struct se_compare_view {
 se_status se_compare_view_load(const json_t *doc, se_compare_view **out, se_err *err);
 
 void se_compare_view_free(se_compare_view *v);
+
+/* ---- a trace's check report (bundle/trace.h's se_trace_check) ------------ */
+
+typedef struct se_trace_phase_view {
+    const char *name;       /* "A" to "E" */
+    long long tasks, start_ns, end_ns, span_ns;
+} se_trace_phase_view;
+
+typedef struct se_trace_report_view {
+    const char *verdict;
+    long long tasks_expected, records, missing_count, duplicated_count;
+    long long dependency_edges_checked, order_violations_count, phase_barrier_violations_count;
+    int phase_barriers_checked; /* 1 only where true */
+    se_trace_phase_view *phases; /* in the report's order */
+    size_t n_phases;
+    long long sms_used, tasks_per_sm_min, tasks_per_sm_max; /* its "sm" */
+    long long idle_between_tasks_ns_total, idle_between_tasks_ns_max_sm;
+    const char *sm_caveat;
+    double overlap_fraction;
+} se_trace_report_view;
+
+/* The view of a trace's check report (strings point into report); a
+ * malformed field is refused naming the case and field. Free with
+ * se_trace_report_view_free. */
+se_status se_trace_report_view_load(const json_t *report, const char *case_id,
+                                    se_trace_report_view *v, se_err *err);
+
+void se_trace_report_view_free(se_trace_report_view *v);
 
 #endif
