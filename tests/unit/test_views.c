@@ -4,7 +4,8 @@
  * in any of the files they read (a string where a number belongs, an
  * interval of three numbers, a real where a count belongs) is refused with
  * a message that names the file and the field; absent and null fields read
- * as not present.
+ * as not present. The views of the compare document and of a trace's check
+ * report refuse the same way.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -25,7 +26,7 @@
 
 /* A small well-formed set of the files the views read. */
 typedef struct files {
-    json_t *run, *env, *summary, *validation, *traces, *peers;
+    json_t *run, *env, *summary, *validation, *traces, *peers, *resources;
 } files;
 
 static json_t *scope(double median)
@@ -60,9 +61,14 @@ static files good(void)
         "fastest_tiled", "fastest_ours", "best_peer");
     f.validation = json_pack("{s:[{s:s, s:i, s:f, s:b}]}", "cases", "case", "32x4096.stream",
                              "tile", 4096, "max_rel_err", 1e-7, "pass", 1);
-    f.traces = json_pack("{s:f, s:[{s:s, s:s, s:i, s:{s:f}}]}", "globaltimer_resolution_ns", 32.0,
-                         "traces", "case", "32x4096.stream", "verdict", "pass", "records", 160,
-                         "overlap", "fraction", 0.0);
+    f.traces = json_pack("{s:f, s:[{s:s, s:s, s:i, s:{s:f}}], s:[{s:s, s:i, s:f}]}",
+                         "globaltimer_resolution_ns", 32.0, "traces", "case", "32x4096.stream",
+                         "verdict", "pass", "records", 160, "overlap", "fraction", 0.0,
+                         "tracing_cost", "case", "32x4096.stream", "samples", 50,
+                         "overhead_fraction", 0.117);
+    f.resources = json_pack("{s:[{s:s, s:i}], s:[{s:s, s:i}]}", "kernels", "kernel",
+                            "se_k_phase_a", "registers", 32, "launches", "strategy", "graph",
+                            "graph_nodes", 160);
     f.peers = json_pack("{s:s, s:[{s:s, s:s, s:i, s:i, s:o}, {s:s, s:s, s:i, s:i}]}", "script",
                         "bench/peers.py", "peers", "peer", "torch-softmax", "status", "ok", "rows",
                         32, "cols", 4096, "summary", scope(4380.0), "peer", "liger-softmax",
@@ -78,12 +84,13 @@ static void drop(files *f)
     json_decref(f->validation);
     json_decref(f->traces);
     json_decref(f->peers);
+    json_decref(f->resources);
 }
 
 static se_status load(const files *f, se_run_views **v, se_err *err)
 {
     se_views_json in = {f->run, f->env, f->summary, json_object_get(f->summary, "derived"),
-                        f->validation, f->traces, f->peers};
+                        f->validation, f->traces, f->peers, f->resources};
     return se_views_load(&in, v, err);
 }
 
@@ -97,6 +104,7 @@ static void refused(const char *which, const char *path, json_t *value, const ch
                    : strcmp(which, "summary") == 0    ? f.summary
                    : strcmp(which, "validation") == 0 ? f.validation
                    : strcmp(which, "traces") == 0     ? f.traces
+                   : strcmp(which, "resources") == 0  ? f.resources
                                                       : f.peers;
     char buf[256], *save = NULL;
     snprintf(buf, sizeof buf, "%s", path);
@@ -189,6 +197,43 @@ static void test_a_malformed_field_is_refused_naming_its_file_and_field(void **s
     refused("traces", "traces.0.overlap.fraction", json_string("0"),
             "traces.json: field 'traces[0].overlap.fraction'");
     refused("run", "protocol.source", json_integer(1), "run.json: field 'protocol.source'");
+    refused("traces", "tracing_cost.0.samples", json_real(50.0),
+            "traces.json: field 'tracing_cost[0].samples'");
+    refused("resources", "launches.0.graph_nodes", json_string("160"),
+            "resources.json: field 'launches[0].graph_nodes'");
+}
+
+/* The compare document's and a trace report's views refuse the same way. */
+static void test_the_compare_and_trace_report_views_name_a_malformed_field(void **state)
+{
+    (void)state;
+    se_err err = {{0}};
+    se_compare_view *cv = NULL;
+    json_t *doc = json_pack("{s:s, s:[{s:s, s:[{s:s, s:f, s:[f, f]}], s:[s, i]}]}", "scope",
+                            "device", "comparisons", "a", "runs/reference", "cases", "case",
+                            "32x4096.stream", "ratio", 0.98, "ci95", 0.97, 0.99, "only_in_a",
+                            "1x1.stream", 7);
+    assert_int_equal(se_compare_view_load(doc, &cv, &err), SE_ERR_VALIDATION);
+    assert_null(cv);
+    print_message("refused: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, "field 'comparisons[0].only_in_a[1]'"));
+    json_array_remove(json_object_get(json_array_get(json_object_get(doc, "comparisons"), 0),
+                                      "only_in_a"), 1);
+    assert_int_equal(se_compare_view_load(doc, &cv, &err), SE_OK);
+    assert_int_equal(cv->pairs[0].n_cases, 1);
+    assert_true(cv->pairs[0].cases[0].ci95[1] == 0.99);
+    assert_int_equal(cv->pairs[0].cases[0].slower_than_gate, -1);
+    se_compare_view_free(cv);
+    json_decref(doc);
+
+    se_trace_report_view rv;
+    json_t *rep = json_pack("{s:s, s:i, s:{s:{s:i}, s:{s:s}}}", "verdict", "pass", "records", 160,
+                            "phases", "A", "tasks", 32, "B", "tasks", "32");
+    assert_int_equal(se_trace_report_view_load(rep, "32x4096.stream", &rv, &err),
+                     SE_ERR_VALIDATION);
+    print_message("refused: %s\n", err.msg);
+    assert_non_null(strstr(err.msg, "32x4096.stream: field 'phases.B.tasks'"));
+    json_decref(rep);
 }
 
 /* The reference run's views hold what its summary holds. */
@@ -218,6 +263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_well_formed_run_reads_into_typed_fields),
         cmocka_unit_test(test_a_malformed_field_is_refused_naming_its_file_and_field),
+        cmocka_unit_test(test_the_compare_and_trace_report_views_name_a_malformed_field),
         cmocka_unit_test(test_the_reference_run_views_match_its_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
