@@ -21,6 +21,7 @@
 #include "bundle/paths.h"
 #include "bundle/summary.h"
 #include "bundle/peers.h"
+#include "bundle/views.h"
 
 void se_rundata_path(const se_rundata *rd, const char *rel, char *path, size_t size)
 {
@@ -92,6 +93,11 @@ static se_status derive(se_rundata *rd, se_err *err)
 const json_t *se_rundata_derived(const se_rundata *rd)
 {
     return rd->derived;
+}
+
+const se_run_views *se_rundata_views(const se_rundata *rd)
+{
+    return rd->views;
 }
 
 /* Where load_all sends a problem: a strict load stops at the first (err),
@@ -227,6 +233,11 @@ static se_status load_all(const char *dir, se_rundata *rd, loader *ld, se_err *e
             st = SE_OK;
         }
     }
+    if (st == SE_OK && !ld->problem) {
+        se_views_json in = {rd->run,        rd->env,    rd->summary, rd->derived,
+                            rd->validation, rd->traces, rd->peers, rd->resources};
+        st = se_views_load(&in, &rd->views, &e);
+    }
     if (st != SE_OK) {
         se_fail(err, st, "%s", e.msg);
         se_rundata_free(rd);
@@ -263,6 +274,7 @@ void se_rundata_free(se_rundata *rd)
     json_decref(rd->peers);
     json_decref(rd->derived);
     json_decref(rd->profile);
+    se_views_free(rd->views);
     if (rd->have_protocol)
         se_protocol_free(&rd->p);
     se_run_strategies_free(rd->described);

@@ -39,6 +39,7 @@ typedef struct se_rundata {
     json_t *peers;    /* peers.json, NULL in a run made before the peers */
     json_t *profile;  /* profile/profile.json, NULL in a run not profiled */
     json_t *derived;  /* se_rundata_derived */
+    struct se_run_views *views; /* se_rundata_views; NULL after a lenient load */
     int lenient;      /* loaded by se_rundata_load_each */
     int summary_version; /* summary.json's "version": 1, or 2 with "derived" */
     se_run_file *files;
@@ -51,7 +52,7 @@ typedef struct se_rundata {
  * validation.json, resources.json, traces.json, peers.json and
  * profile/profile.json when the run has them, and MANIFEST.sha256 (each
  * JSON file's format and version checked), and computes the derived
- * results of a version 1 summary. On failure nothing needs freeing; the
+ * results of a version 1 summary, then the typed views (views.h). On failure nothing needs freeing; the
  * message names the file and field. */
 se_status se_rundata_load(const char *dir, se_rundata *rd, se_err *err);
 
@@ -93,6 +94,12 @@ se_status se_rundata_same_workload(const se_rundata *ref, const se_rundata *rd, 
  * 1 summary it is computed at load. NULL only when summary.json or the
  * protocol did not load (a lenient load). Owned by rd. */
 const json_t *se_rundata_derived(const se_rundata *rd);
+
+/* The typed views of the run's JSON (bundle/views.h), built by
+ * se_rundata_load, which refuses a malformed field naming its file and
+ * field: what every renderer reads instead of the JSON itself. NULL after
+ * se_rundata_load_each (verify reads the JSON). Owned by rd. */
+const struct se_run_views *se_rundata_views(const se_rundata *rd);
 
 /* Full path of a file of the run. */
 void se_rundata_path(const se_rundata *rd, const char *rel, char *path, size_t size);

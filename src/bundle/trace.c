@@ -453,3 +453,18 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
     return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "%s: out of memory for the Chrome export",
                                   title);
 }
+
+void se_trace_chrome_counts(const json_t *chrome, size_t *tracks, size_t *groups,
+                            size_t *arrows)
+{
+    size_t i;
+    json_t *e;
+    *tracks = *groups = *arrows = 0;
+    json_array_foreach(json_object_get(chrome, "traceEvents"), i, e) {
+        const char *nm = json_string_value(json_object_get(e, "name"));
+        const char *ph = json_string_value(json_object_get(e, "ph"));
+        *tracks += nm && strcmp(nm, "thread_name") == 0;
+        *groups += nm && strcmp(nm, "process_name") == 0;
+        *arrows += ph && strcmp(ph, "s") == 0;
+    }
+}

@@ -123,6 +123,12 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
 se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_trace *t,
                           const char *title, json_t **out, se_err *err);
 
+/* What a se_trace_chrome document holds, for the command's summary line:
+ * its block-slot tracks (thread_name metadata), SM groups (process_name)
+ * and dependency arrows (flow starts, "ph":"s"). */
+void se_trace_chrome_counts(const json_t *chrome, size_t *tracks, size_t *groups,
+                            size_t *arrows);
+
 #endif
 
 /* The traces of a run directory: every traced (shape, strategy) of the

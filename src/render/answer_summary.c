@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bundle/answer.h"
+#include "bundle/views.h"
 #include "render/buf.h"
 
 static const se_answer_ratio *cell_of(const se_answer *a, size_t shape, int m)
@@ -178,7 +179,8 @@ static void vs_sentence(se_buf *b, const se_answer *a)
 
 static void basis_sentence(se_buf *b, const se_answer *a, const se_rundata *ref)
 {
-    const char *gpu = se_json_str(json_object_get(ref->env, "gpu"), "name", "the GPU");
+    const char *gpu = se_rundata_views(ref)->env.gpu_name;
+    gpu = gpu ? gpu : "the GPU";
     se_buf_printf(b, "Median device times, L2 warm, on an %s, ", gpu);
     if (a->n_runs == 1) {
         se_buf_printf(b, "one run (%s): its intervals leave out the spread between runs.",
@@ -240,8 +242,8 @@ void se_answer_json(FILE *out, const se_answer *a, const se_rundata *ref, const 
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("softmax-evidence-answer"));
     json_object_set_new(root, "version", json_integer(1));
-    json_object_set_new(root, "gpu", json_string(se_json_str(json_object_get(ref->env, "gpu"),
-                                                             "name", "")));
+    const char *gpu = se_rundata_views(ref)->env.gpu_name;
+    json_object_set_new(root, "gpu", json_string(gpu ? gpu : ""));
     json_t *runs = json_array();
     for (size_t k = 0; k < a->n_runs && k < sizeof a->run_ids / sizeof a->run_ids[0]; k++)
         json_array_append_new(runs, json_string(a->run_ids[k]));

@@ -26,22 +26,31 @@
 #include "bundle/rundata.h"
 #include "bundle/samples.h"
 #include "bundle/verify.h"
+#include "bundle/views.h"
 
 #ifndef SE_VERSION
 #define SE_VERSION "unknown"
 #endif
 
-/* A summary {tag, name, hint, description, data: [{name: value, type, value}]}. */
-static json_t *nv_summary(const char *tag, const char *name, const char *hint, const char *desc)
+/* s, or fallback where the run has no such field. */
+static const char *or_else(const char *s, const char *fallback)
 {
-    json_t *s = json_pack("{s:s, s:s, s:s, s:s, s:[]}", "tag", tag, "name", name, "hint", hint,
-                          "description", desc, "data");
-    return s;
+    return s ? s : fallback;
 }
 
-static void nv_data(json_t *summary, const char *name, const char *type, const char *value)
+/* A summary {tag, name, hint, description, data: [{name: value, type, value}]};
+ * *data is its data array (owned by the summary), for nv_data. */
+static json_t *nv_summary(const char *tag, const char *name, const char *hint, const char *desc,
+                          json_t **data)
 {
-    json_array_append_new(json_object_get(summary, "data"),
+    *data = json_array();
+    return json_pack("{s:s, s:s, s:s, s:s, s:o}", "tag", tag, "name", name, "hint", hint,
+                     "description", desc, "data", *data);
+}
+
+static void nv_data(json_t *data, const char *name, const char *type, const char *value)
+{
+    json_array_append_new(data,
                           json_pack("{s:s, s:s, s:s}", "name", name, "type", type, "value", value));
 }
 
@@ -50,8 +59,8 @@ static void nv_f64(json_t *summaries, const char *tag, const char *name, const c
 {
     char text[40];
     snprintf(text, sizeof text, "%.17g", v);
-    json_t *s = nv_summary(tag, name, hint, desc);
-    nv_data(s, "value", "float64", text);
+    json_t *data, *s = nv_summary(tag, name, hint, desc, &data);
+    nv_data(data, "value", "float64", text);
     json_array_append_new(summaries, s);
 }
 
@@ -60,8 +69,8 @@ static void nv_i64(json_t *summaries, const char *tag, const char *name, const c
 {
     char text[32];
     snprintf(text, sizeof text, "%lld", v);
-    json_t *s = nv_summary(tag, name, hint, desc);
-    nv_data(s, "value", "int64", text);
+    json_t *data, *s = nv_summary(tag, name, hint, desc, &data);
+    nv_data(data, "value", "int64", text);
     json_array_append_new(summaries, s);
 }
 
@@ -87,7 +96,7 @@ static se_status write_f32(const char *path, const float *v, size_t n, se_err *e
 /* The exported entries of a run: summary.json's cases (strategies, copy,
  * megakernel_init, per shape), named by the run's own RxC. */
 typedef struct xcase {
-    const json_t *j;
+    const se_case_view *c;
     char shape[SE_CASE_ID_SIZE];
     char id[SE_CASE_ID_SIZE];
     const char *what;
@@ -95,29 +104,26 @@ typedef struct xcase {
 
 static se_status list_cases(const se_rundata *rd, xcase **out, size_t *n, se_err *err)
 {
-    const json_t *cases = json_object_get(rd->summary, "cases");
-    xcase *v = calloc(json_array_size(cases) + 1, sizeof *v);
+    const se_run_views *views = se_rundata_views(rd);
+    xcase *v = calloc(views->n_cases + 1, sizeof *v);
     if (!v)
         return se_fail(err, SE_ERR_NOMEM, "export: out of memory");
-    size_t i;
-    json_t *c;
-    json_array_foreach(cases, i, c) {
-        json_int_t r = json_integer_value(json_object_get(c, "rows"));
-        json_int_t cl = json_integer_value(json_object_get(c, "cols"));
-        v[i].j = c;
-        v[i].what = se_json_str(c, "what", "?");
-        se_shape_id(r, cl, v[i].shape, sizeof v[i].shape);
-        se_case_id_make(r, cl, v[i].what, v[i].id, sizeof v[i].id);
+    for (size_t i = 0; i < views->n_cases; i++) {
+        const se_case_view *c = &views->cases[i];
+        v[i].c = c;
+        v[i].what = or_else(c->what, "?");
+        se_shape_id(c->rows, c->cols, v[i].shape, sizeof v[i].shape);
+        se_case_id_make(c->rows, c->cols, v[i].what, v[i].id, sizeof v[i].id);
     }
     *out = v;
-    *n = json_array_size(cases);
+    *n = views->n_cases;
     return SE_OK;
 }
 
 static se_status load_scopes(const se_rundata *rd, const xcase *c, se_sample_set *sets,
                              se_err *err)
 {
-    const char *rel = se_json_str(c->j, "samples_file", NULL);
+    const char *rel = c->c->samples_file;
     if (!rel)
         return se_fail(err, SE_ERR_VALIDATION, "export: %s: case %s has no samples_file",
                        SE_SUMMARY_JSON, c->id);
@@ -127,29 +133,29 @@ static se_status load_scopes(const se_rundata *rd, const xcase *c, se_sample_set
 /* The timing summaries of one scope under tag prefix pfx ("nv/cold" or
  * "se/warm"): sample size, GPU time statistics, bandwidth and the mean SM
  * clock. what: how the scope's samples were taken, for the descriptions. */
-static void nv_scope_times(json_t *s, const char *pfx, const char *label, const json_t *d,
+static void nv_scope_times(json_t *s, const char *pfx, const char *label, const se_scope_view *d,
                            const se_sample_set *set, const char *what)
 {
     const double sec = 1e-9;
-    double median = se_json_num(d, "median_ns"), mean = se_json_num(d, "mean_ns");
-    double q1 = se_json_num(d, "p25_ns"), q3 = se_json_num(d, "p75_ns");
+    double median = d->median_ns, mean = d->mean_ns;
+    double q1 = d->p25_ns, q3 = d->p75_ns;
     char tag[96], name[96], desc[320];
 #define NV_TAG(suffix, nm, ds)                                                                \
     (snprintf(tag, sizeof tag, "%s/%s", pfx, suffix),                                         \
      snprintf(name, sizeof name, "%s%s", nm, label),                                          \
      snprintf(desc, sizeof desc, "%s (%s)", ds, what))
     NV_TAG("sample_size", "Samples", "Number of isolated executions");
-    nv_i64(s, tag, name, "sample_size", desc, (long long)json_integer_value(json_object_get(d, "n")));
+    nv_i64(s, tag, name, "sample_size", desc, d->n);
     NV_TAG("time/gpu/mean", "GPU Time", "Mean device time of one instance");
     nv_f64(s, tag, name, "duration", desc, mean * sec);
     NV_TAG("time/gpu/min", "Min GPU Time", "Shortest device time");
-    nv_f64(s, tag, name, "duration", desc, se_json_num(d, "min_ns") * sec);
+    nv_f64(s, tag, name, "duration", desc, d->min_ns * sec);
     NV_TAG("time/gpu/max", "Max GPU Time", "Longest device time");
-    nv_f64(s, tag, name, "duration", desc, se_json_num(d, "max_ns") * sec);
+    nv_f64(s, tag, name, "duration", desc, d->max_ns * sec);
     NV_TAG("time/gpu/stdev/absolute", "Stdev", "Standard deviation of the device times");
-    nv_f64(s, tag, name, "duration", desc, se_json_num(d, "stdev_ns") * sec);
+    nv_f64(s, tag, name, "duration", desc, d->stdev_ns * sec);
     NV_TAG("time/gpu/stdev/relative", "Noise", "Relative standard deviation of the device times");
-    nv_f64(s, tag, name, "percentage", desc, mean > 0 ? se_json_num(d, "stdev_ns") / mean : 0);
+    nv_f64(s, tag, name, "percentage", desc, mean > 0 ? d->stdev_ns / mean : 0);
     NV_TAG("time/gpu/q1", "Q1 GPU Time", "25th percentile of the device times (type 7)");
     nv_f64(s, tag, name, "duration", desc, q1 * sec);
     NV_TAG("time/gpu/median", "Median GPU Time", "Median device time");
@@ -160,10 +166,10 @@ static void nv_scope_times(json_t *s, const char *pfx, const char *label, const 
     nv_f64(s, tag, name, "duration", desc, (q3 - q1) * sec);
     NV_TAG("time/gpu/iqr/relative", "IQR Noise", "Interquartile range over the median");
     nv_f64(s, tag, name, "percentage", desc, median > 0 ? (q3 - q1) / median : 0);
-    if (json_object_get(d, "gbps")) {
+    if (d->has_gbps) {
         NV_TAG("bw/global/bytes_per_second", "GlobalMem BW",
                "Bytes read and written (8 per element) over the median device time");
-        nv_f64(s, tag, name, "byte_rate", desc, se_json_num(d, "gbps") * 1e9);
+        nv_f64(s, tag, name, "byte_rate", desc, d->gbps * 1e9);
     }
     double clock = 0.0;
     for (size_t i = 0; i < set->n; i++)
@@ -185,90 +191,92 @@ static void nv_scope_times(json_t *s, const char *pfx, const char *label, const 
 static json_t *nv_state_summaries(const xcase *c, const se_sample_set *sets, const char *bin,
                                   const char *freqs)
 {
-    const json_t *d = se_json_path(c->j, "scopes.device");
-    const json_t *fl = se_json_path(c->j, "scopes.device_cold");
-    const json_t *b = se_json_path(c->j, "scopes.batch");
-    const json_t *h = se_json_path(c->j, "scopes.host");
+    const se_scope_view *d = &c->c->scope[SE_SCOPE_DEVICE];
+    const se_scope_view *fl = &c->c->scope[SE_SCOPE_DEVICE_COLD];
+    const se_scope_view *b = &c->c->scope[SE_SCOPE_BATCH];
+    const se_scope_view *h = &c->c->scope[SE_SCOPE_HOST];
     const se_sample_set *cold = &sets[SE_SCOPE_DEVICE_COLD];
     json_t *s = json_array();
     const double sec = 1e-9;
     nv_scope_times(s, "nv/cold", "", fl,
                    cold, "softmax-evidence device_cold scope: CUDA events around one instance, "
                    "L2 flushed before each, as nvbench's cold measurement");
+    json_t *data;
     json_t *file = nv_summary("nv/json/bin:nv/cold/sample_times", "Samples Times File",
                               "file/sample_times", "Binary file containing the L2-flushed sample "
-                              "times as little-endian float32 (seconds)");
+                              "times as little-endian float32 (seconds)", &data);
     char n[32];
     snprintf(n, sizeof n, "%zu", cold->n);
-    nv_data(file, "filename", "string", bin);
-    nv_data(file, "size", "int64", n);
+    nv_data(data, "filename", "string", bin);
+    nv_data(data, "size", "int64", n);
     json_array_append_new(s, file);
     json_t *ff = nv_summary("nv/json/freqs-bin:nv/cold/sample_freqs", "Samples Frequencies File",
                             "file/sample_freqs", "Binary file containing the SM clock of each "
-                            "L2-flushed sample as little-endian float32 (Hz)");
-    nv_data(ff, "filename", "string", freqs);
-    nv_data(ff, "size", "int64", n);
+                            "L2-flushed sample as little-endian float32 (Hz)", &data);
+    nv_data(data, "filename", "string", freqs);
+    nv_data(data, "size", "int64", n);
     json_array_append_new(s, ff);
     nv_i64(s, "nv/batch/sample_size", "Samples", "sample_size",
            "Number of batch samples (events around a batch of back-to-back instances, L2 warm)",
-           (long long)json_integer_value(json_object_get(b, "n")));
+           b->n);
     nv_f64(s, "nv/batch/time/gpu/mean", "Batch GPU", "duration",
            "Mean time per instance in a batch of back-to-back instances (L2 warm)",
-           se_json_num(b, "mean_ns") * sec);
+           b->mean_ns * sec);
     /* Ours, beside nvbench's: the L2-warm single instance (the scope of the
      * answer), its intervals and ratio to stream, and the host scope. */
     nv_scope_times(s, "se/warm", ", L2 warm", d, &sets[SE_SCOPE_DEVICE],
                    "softmax-evidence device scope: CUDA events around one instance, L2 warm "
                    "(not flushed), the scope of the answer");
-    const json_t *ci = json_object_get(d, "median_ci95_ns");
     nv_f64(s, "se/warm/time/gpu/median/ci95/lower", "Median 95% lo, L2 warm", "duration",
            "softmax-evidence: lower bound of the bootstrap 95% interval of the median device "
-           "time, L2 warm", json_number_value(json_array_get(ci, 0)) * sec);
+           "time, L2 warm", d->ci95_ns[0] * sec);
     nv_f64(s, "se/warm/time/gpu/median/ci95/upper", "Median 95% hi, L2 warm", "duration",
            "softmax-evidence: upper bound of the bootstrap 95% interval of the median device "
-           "time, L2 warm", json_number_value(json_array_get(ci, 1)) * sec);
-    const json_t *r = json_object_get(d, "time_ratio_to_stream");
-    if (r) {
+           "time, L2 warm", d->ci95_ns[1] * sec);
+    if (d->has_ratio) {
         nv_f64(s, "se/warm/time_ratio_to_stream", "vs stream, L2 warm", "ratio",
                "softmax-evidence: median device time over stream's, same shape, L2 warm",
-               se_json_num(r, "ratio"));
+               d->ratio);
         nv_f64(s, "se/warm/time_ratio_to_stream/ci95/lower", "vs stream 95% lo", "ratio",
                "softmax-evidence: lower bound of the ratio's bootstrap 95% interval",
-               json_number_value(json_array_get(json_object_get(r, "ci95"), 0)));
+               d->ratio_ci95[0]);
         nv_f64(s, "se/warm/time_ratio_to_stream/ci95/upper", "vs stream 95% hi", "ratio",
                "softmax-evidence: upper bound of the ratio's bootstrap 95% interval",
-               json_number_value(json_array_get(json_object_get(r, "ci95"), 1)));
+               d->ratio_ci95[1]);
     }
     nv_f64(s, "se/host/time/cpu/mean", "CPU Time", "duration",
            "softmax-evidence host scope: mean host-observed latency, first launch call to "
-           "stream synchronize (L2 warm)", se_json_num(h, "mean_ns") * sec);
+           "stream synchronize (L2 warm)", h->mean_ns * sec);
     nv_f64(s, "se/host/time/cpu/stdev/relative", "CPU Noise", "percentage",
            "Relative standard deviation of the host-observed latencies",
-           se_json_num(h, "mean_ns") > 0 ? se_json_num(h, "stdev_ns") / se_json_num(h, "mean_ns") : 0);
+           h->mean_ns > 0 ? h->stdev_ns / h->mean_ns : 0);
     return s;
 }
 
 static json_t *nv_device(const se_rundata *rd)
 {
-    const json_t *g = json_object_get(rd->env, "gpu");
-    const char *cc = se_json_str(g, "compute_capability", "0.0");
+    const se_env_view *g = &se_rundata_views(rd)->env;
+    const char *cc = or_else(g->compute_capability, "0.0");
     int major = 0, minor = 0;
     if (sscanf(cc, "%d.%d", &major, &minor) != 2)
         major = minor = 0;
     return json_pack("{s:i, s:s, s:i, s:i, s:I, s:i, s:I, s:I, s:I, s:I, s:b}", "id", 0, "name",
-                     se_json_str(g, "name", "?"), "sm_version", major * 100 + minor * 10,
+                     or_else(g->gpu_name, "?"), "sm_version", major * 100 + minor * 10,
                      "ptx_version", major * 100 + minor * 10, "sm_default_clock_rate",
-                     (json_int_t)(se_json_num(g, "peak_sm_clock_mhz") * 1e6), "number_of_sms",
-                     (int)json_integer_value(json_object_get(g, "sm_count")),
-                     "global_memory_size",
-                     (json_int_t)json_integer_value(json_object_get(g, "global_memory_bytes")),
+                     (json_int_t)(g->peak_sm_clock_mhz * 1e6), "number_of_sms", (int)g->sm_count,
+                     "global_memory_size", (json_int_t)g->global_memory_bytes,
                      "global_memory_bus_peak_clock_rate",
-                     (json_int_t)(se_json_num(g, "peak_memory_clock_mhz") * 1e6),
-                     "global_memory_bus_width",
-                     (json_int_t)json_integer_value(json_object_get(g, "memory_bus_bits")),
-                     "l2_cache_size", (json_int_t)json_integer_value(json_object_get(g, "l2_bytes")),
+                     (json_int_t)(g->peak_memory_clock_mhz * 1e6), "global_memory_bus_width",
+                     (json_int_t)g->memory_bus_bits, "l2_cache_size", (json_int_t)g->l2_bytes,
                      "ecc_state", 0);
 }
+
+/* One nvbench benchmark being built: its strategy and the arrays its
+ * shapes and states go into (owned by the benchmark's JSON). */
+typedef struct nv_bench {
+    const char *name;
+    json_t *values, *states;
+} nv_bench;
 
 /* Builds the nvbench document and fills the two sidecar folders bin_dir
  * and freqs_dir (temporary ones) whose final names, relative to the JSON
@@ -283,25 +291,31 @@ static se_status nvbench_doc(const se_rundata *rd, const char *bin_dir, const ch
     if (st != SE_OK)
         return st;
     json_t *benches = json_array();
+    nv_bench *bs = calloc(n + 1, sizeof *bs);
+    if (!bs)
+        st = se_fail(err, SE_ERR_NOMEM, "export: out of memory");
+    size_t n_bs = 0;
     for (size_t i = 0; i < n && st == SE_OK; i++) {
         /* One benchmark per strategy (or copy, megakernel_init), its shapes the axis. */
-        json_t *bench = NULL;
-        size_t k;
-        json_t *e;
-        json_array_foreach(benches, k, e)
-            if (strcmp(se_json_str(e, "name", ""), cs[i].what) == 0)
-                bench = e;
+        nv_bench *bench = NULL;
+        for (size_t k = 0; k < n_bs; k++)
+            if (strcmp(bs[k].name, cs[i].what) == 0)
+                bench = &bs[k];
         if (!bench) {
-            bench = json_pack("{s:s, s:I, s:i, s:f, s:f, s:f, s:f, s:[i], s:[{s:s, s:s, s:s, "
-                              "s:[]}], s:[]}", "name", cs[i].what,
-                              "index", (json_int_t)json_array_size(benches), "min_samples", 0,
-                              "min_time", -1.0, "max_noise", -1.0, "skip_time", -1.0, "timeout",
-                              -1.0, "devices", 0, "axes", "name", "Shape", "type", "string",
-                              "flags", "", "values", "states");
-            json_array_append_new(benches, bench);
+            bench = &bs[n_bs++];
+            bench->name = cs[i].what;
+            bench->values = json_array();
+            bench->states = json_array();
+            json_array_append_new(
+                benches, json_pack("{s:s, s:I, s:i, s:f, s:f, s:f, s:f, s:[i], s:[{s:s, s:s, "
+                                   "s:s, s:o}], s:o}", "name", cs[i].what,
+                                   "index", (json_int_t)json_array_size(benches), "min_samples",
+                                   0, "min_time", -1.0, "max_noise", -1.0, "skip_time", -1.0,
+                                   "timeout", -1.0, "devices", 0, "axes", "name", "Shape", "type",
+                                   "string", "flags", "", "values", bench->values, "states",
+                                   bench->states));
         }
-        json_t *axis = json_array_get(json_object_get(bench, "axes"), 0);
-        json_array_append_new(json_object_get(axis, "values"),
+        json_array_append_new(bench->values,
                               json_pack("{s:s, s:s, s:s}", "input_string", cs[i].shape,
                                         "description", "rows x columns", "value", cs[i].shape));
         se_sample_set sets[SE_NSCOPES] = {{0}};
@@ -334,7 +348,7 @@ static se_status nvbench_doc(const se_rundata *rd, const char *bin_dir, const ch
             char name[SE_CASE_ID_SIZE + 32];
             snprintf(name, sizeof name, "Device=0 Shape=%s", cs[i].shape);
             json_array_append_new(
-                json_object_get(bench, "states"),
+                bench->states,
                 json_pack("{s:s, s:i, s:i, s:[{s:s, s:s, s:s}], s:o, s:b}", "name", name,
                           "device", 0, "type_config_index", 0, "axis_values", "name", "Shape",
                           "type", "string", "value", cs[i].shape, "summaries",
@@ -346,19 +360,20 @@ static se_status nvbench_doc(const se_rundata *rd, const char *bin_dir, const ch
             se_sample_set_free(&sets[s]);
     }
     free(cs);
+    free(bs);
     if (st != SE_OK) {
         json_decref(benches);
         return st;
     }
-    const json_t *src = json_object_get(rd->env, "source");
+    const se_env_view *env = &se_rundata_views(rd)->env;
     char version[96];
     snprintf(version, sizeof version, "softmax-evidence %s", SE_VERSION);
     *out = json_pack(
         "{s:{s:[s, s], s:{s:{s:i, s:i, s:i, s:s}, s:{s:s, s:s, s:s, s:b}}, s:s}, s:[o], s:o}",
         "meta", "argv", "softmax-evidence export", rd->dir, "version", "json", "major", 1,
         "minor", 0, "patch", 0, "string", "1.0.0", "nvbench", "string", version, "git_sha",
-        se_json_str(src, "git_commit", ""), "git_version", rd->run_id, "git_is_dirty",
-        json_is_true(json_object_get(src, "git_dirty")), "softmax_evidence_run", rd->run_id,
+        or_else(env->git_commit, ""), "git_version", rd->run_id, "git_is_dirty",
+        env->git_dirty, "softmax_evidence_run", rd->run_id,
         "devices", nv_device(rd), "benchmarks", benches);
     return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "export: out of memory");
 }
@@ -388,18 +403,18 @@ static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
                 "repetition_index", (json_int_t)j, "threads", 1, "iterations", 1, "real_time", ns,
                 "cpu_time", ns, "time_unit", "ns"));
         }
-        const json_t *d = se_json_path(cs[i].j, "scopes.device");
-        static const char *const aggs[3][2] = {
-            {"median", "median_ns"}, {"mean", "mean_ns"}, {"stddev", "stdev_ns"}};
+        const se_scope_view *d = &cs[i].c->scope[SE_SCOPE_DEVICE];
+        static const char *const aggs[3] = {"median", "mean", "stddev"};
+        const double agg_ns[3] = {d->median_ns, d->mean_ns, d->stdev_ns};
         for (int a = 0; st == SE_OK && a < 3; a++) {
             char name[SE_CASE_ID_SIZE + 16];
-            snprintf(name, sizeof name, "%s_%s", cs[i].id, aggs[a][0]);
-            double ns = se_json_num(d, aggs[a][1]);
+            snprintf(name, sizeof name, "%s_%s", cs[i].id, aggs[a]);
+            double ns = agg_ns[a];
             json_array_append_new(benches, json_pack(
                 "{s:s, s:I, s:i, s:s, s:s, s:I, s:i, s:s, s:s, s:I, s:f, s:f, s:s}", "name", name,
                 "family_index", (json_int_t)i, "per_family_instance_index", 0, "run_name",
                 cs[i].id, "run_type", "aggregate", "repetitions", (json_int_t)reps, "threads", 1,
-                "aggregate_name", aggs[a][0], "aggregate_unit", "time", "iterations",
+                "aggregate_name", aggs[a], "aggregate_unit", "time", "iterations",
                 (json_int_t)reps, "real_time", ns, "cpu_time", ns, "time_unit", "ns"));
         }
         for (int s = 0; s < SE_NSCOPES; s++)
@@ -410,19 +425,17 @@ static se_status gbench_doc(const se_rundata *rd, json_t **out, se_err *err)
         json_decref(benches);
         return st;
     }
-    const json_t *g = json_object_get(rd->env, "gpu");
+    const se_run_views *v = se_rundata_views(rd);
     *out = json_pack("{s:{s:s, s:s, s:s, s:i, s:f, s:b, s:[], s:[], s:s, s:s, s:s, s:s, s:s}, "
-                     "s:o}", "context", "date", se_json_str(rd->run, "started_utc", ""),
-                     "host_name", se_json_path(rd->env, "host.hostname")
-                                      ? json_string_value(se_json_path(rd->env, "host.hostname"))
-                                      : "",
+                     "s:o}", "context", "date", or_else(v->run.started_utc, ""),
+                     "host_name", or_else(v->env.hostname, ""),
                      "executable", "softmax-evidence", "num_cpus", 0, "mhz_per_cpu", 0.0,
                      "cpu_scaling_enabled", 0, "caches", "load_avg", "library_build_type",
                      "release", "softmax_evidence_run", rd->run_id, "gpu",
-                     se_json_str(g, "name", "?"), "time",
+                     or_else(v->env.gpu_name, "?"), "time",
                      "real_time and cpu_time are both the device time of one instance (CUDA "
                      "events, L2 warm), one repetition per sample", "git_commit",
-                     se_json_str(json_object_get(rd->env, "source"), "git_commit", ""),
+                     or_else(v->env.git_commit, ""),
                      "benchmarks", benches);
     return *out ? SE_OK : se_fail(err, SE_ERR_NOMEM, "export: out of memory");
 }

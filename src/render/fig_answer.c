@@ -54,11 +54,11 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
         se_answer_free(&set);
         over_set = 0;
     }
-    const json_t *strat[SE_PLOT_MAX_ITEMS];
+    const se_case_view *strat[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_strategies_of(rd, 1, strat), nm = 0;
-    const json_t *mech[SE_PLOT_MAX_ITEMS];
+    const se_case_view *mech[SE_PLOT_MAX_ITEMS];
     for (size_t k = 0; k < n; k++) {
-        const se_strategy_info *s = se_protocol_strategy_named(&rd->p, se_json_str(strat[k], "what", ""));
+        const se_strategy_info *s = se_protocol_strategy_named(&rd->p, se_plot_str(strat[k]->what, ""));
         if (s && s->tiled)
             mech[nm++] = strat[k];
     }
@@ -101,7 +101,7 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
                       "ratio, ci95 low, ci95 high, shape\n# one block per mechanism\n");
     double lo = 1, hi = 1;
     for (size_t k = 0; k < nm; k++) {
-        const char *what = se_json_str(mech[k], "what", "?");
+        const char *what = se_plot_str(mech[k]->what, "?");
         se_buf_printf(&data, "%s# block %zu: %s\n", k ? "\n\n" : "", k, what);
         for (size_t i = 0; i < ns; i++) {
             double r[3];
@@ -143,8 +143,8 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
                     "Left reverse samplen 1 spacing 1 font \"" SE_PLOT_FONT ",13\"\n"
                     "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"stream (= 1)\"");
     for (size_t k = 0; k < nm; k++) {
-        const char *what = se_json_str(mech[k], "what", "?");
-        const char *launch = se_json_str(mech[k], "launch", "stream");
+        const char *what = se_plot_str(mech[k]->what, "?");
+        const char *launch = se_plot_str(mech[k]->launch, "stream");
         se_buf_printf(&gp, ", \\\n         \"data/fig7_answer.tsv\" index %zu using 1:2:3:4 with "
                            "yerrorbars pt %d ps 1.2 lw 2 lc rgb \"%s\" title ",
                       k, se_plot_point_of(se_rundata_table(rd), what, launch), se_plot_color_of(se_rundata_table(rd), what));

@@ -16,17 +16,23 @@
 /* The fraction of copy of one (shape, item, scope) and its interval: from
  * the two medians' 95% intervals, copy low / strategy high .. copy high /
  * strategy low (conservative). 0 if the run has none. */
-static int fraction_of(const se_rundata *rd, const se_shape *s, const char *what,
-                       const char *scope, double v[3])
+/* Scope sc of the case of `what` on s, or NULL. */
+static const se_scope_view *scope_of(const se_rundata *rd, const se_shape *s, const char *what,
+                                     se_scope sc)
 {
-    char path[64];
-    snprintf(path, sizeof path, "scopes.%s", scope);
-    const json_t *x = se_json_path(se_plot_case_of(rd, s, what), path);
-    const json_t *cp = se_json_path(se_plot_case_of(rd, s, "copy"), path);
-    const json_t *xci = json_object_get(x, "median_ci95_ns"), *cci = json_object_get(cp, "median_ci95_ns");
-    double fr = se_json_num(x, "fraction_of_copy");
-    double xlo = json_number_value(json_array_get(xci, 0)), xhi = json_number_value(json_array_get(xci, 1));
-    double clo = json_number_value(json_array_get(cci, 0)), chi = json_number_value(json_array_get(cci, 1));
+    const se_case_view *c = se_plot_case_of(rd, s, what);
+    return c && c->scope[sc].present ? &c->scope[sc] : NULL;
+}
+
+static int fraction_of(const se_rundata *rd, const se_shape *s, const char *what, se_scope sc,
+                       double v[3])
+{
+    static const se_scope_view none;
+    const se_scope_view *x = scope_of(rd, s, what, sc), *cp = scope_of(rd, s, "copy", sc);
+    const se_scope_view *xs = x ? x : &none, *cs = cp ? cp : &none;
+    double fr = xs->fraction_of_copy;
+    double xlo = xs->ci95_ns[0], xhi = xs->ci95_ns[1];
+    double clo = cs->ci95_ns[0], chi = cs->ci95_ns[1];
     if (!x || !(fr > 0))
         return 0;
     v[0] = fr;
@@ -41,8 +47,8 @@ static int fraction_of(const se_rundata *rd, const se_shape *s, const char *what
 /* The empty kernel's median device time (control.empty_stream), or 0. */
 static double empty_launch_ns(const se_rundata *rd)
 {
-    json_t *e = se_rundata_find(json_object_get(rd->summary, "controls"), "what", "empty_stream");
-    return se_json_num(se_json_path(e, "scopes.device"), "median_ns");
+    const se_case_view *e = se_views_control(se_rundata_views(rd), "empty_stream");
+    return e ? e->scope[SE_SCOPE_DEVICE].median_ns : 0;
 }
 
 /* A launch-bound shape: its copy takes less than twice an empty kernel
@@ -52,17 +58,18 @@ static double empty_launch_ns(const se_rundata *rd)
 int se_plot_launch_bound(const se_rundata *rd, const se_shape *s)
 {
     double empty = empty_launch_ns(rd);
-    double copy = se_json_num(se_json_path(se_plot_case_of(rd, s, "copy"), "scopes.device"),
-                              "median_ns");
+    const se_case_view *cp = se_plot_case_of(rd, s, "copy");
+    double copy = cp ? cp->scope[SE_SCOPE_DEVICE].median_ns : 0;
     return empty > 0 && copy > 0 && copy < 2 * empty;
 }
 
 se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
-    const json_t *strat[SE_PLOT_MAX_ITEMS];
+    const se_case_view *strat[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_strategies_of(rd, 0, strat);
     static const char *const scopes[2] = {"device", "device_cold"};
+    static const se_scope scope_ids[2] = {SE_SCOPE_DEVICE, SE_SCOPE_DEVICE_COLD};
     static const char *const scope_what[2] = {"L2 warm (inputs left in L2 by the previous instance)",
                                               "L2 flushed before every instance"};
     f->width = 1800;
@@ -87,23 +94,21 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
     int blocks[2][SE_PLOT_MAX_ITEMS];
     for (int sc = 0; sc < 2; sc++)
         for (size_t k = 0; k < n; k++) {
-            const char *what = se_json_str(strat[k], "what", "?");
+            const char *what = se_plot_str(strat[k]->what, "?");
             se_buf_printf(&data, "%s# block %d: %s, %s\n", block ? "\n\n" : "", block, scopes[sc],
                           what);
             blocks[sc][k] = block++;
             for (size_t i = 0; i < rd->p.n_shapes; i++) {
                 double v[3];
                 if (se_plot_launch_bound(rd, &rd->p.shapes[i]) ||
-                    !fraction_of(rd, &rd->p.shapes[i], what, scopes[sc], v))
+                    !fraction_of(rd, &rd->p.shapes[i], what, scope_ids[sc], v))
                     continue;
-                char path[64];
-                snprintf(path, sizeof path, "scopes.%s", scopes[sc]);
-                const json_t *s = se_json_path(se_plot_case_of(rd, &rd->p.shapes[i], what), path);
+                const se_scope_view *s = scope_of(rd, &rd->p.shapes[i], what, scope_ids[sc]);
                 char id[64];
                 se_rundata_shape_id(&rd->p.shapes[i], id, sizeof id);
                 se_buf_printf(&data, "%.4f\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%s\n",
                               (double)(i + 1) + se_plot_offset_of(k, n), v[0], v[1], v[2],
-                              se_json_num(s, "gbps"), se_json_num(s, "median_ns"), id);
+                              s->gbps, s->median_ns, id);
                 hi = v[2] > hi ? v[2] : hi;
             }
         }
@@ -148,8 +153,8 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
         se_buf_add(&gp, "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"copy of the same "
                         "bytes, same run (= 1)\"");
         for (size_t k = 0; k < n; k++) {
-            const char *what = se_json_str(strat[k], "what", "?");
-            const char *launch = se_json_str(strat[k], "launch", "stream");
+            const char *what = se_plot_str(strat[k]->what, "?");
+            const char *launch = se_plot_str(strat[k]->launch, "stream");
             char label[160];
             se_plot_legend_of(se_rundata_table(rd), label, sizeof label, what, launch);
             se_buf_printf(&gp, ", \\\n         \"data/fig3_bandwidth.tsv\" index %d using 1:2:3:4 with "

@@ -42,7 +42,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
     snprintf(f->title, sizeof f->title,
              "Fig. 5: launch and barrier controls, every sample of scope device, bar = median; "
              "run %s", rd->run_id);
-    const json_t *items[6];
+    const se_case_view *items[6];
     const char *labels[6], *colors[6];
     int pts[6];
     double top[6];
@@ -51,7 +51,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
              rd->p.barriers);
     size_t n = 0;
     for (size_t i = 0; i < sizeof CONTROLS / sizeof CONTROLS[0]; i++) {
-        const json_t *e = se_rundata_summary_case(rd, CONTROLS[i].name);
+        const se_case_view *e = se_views_case(se_rundata_views(rd), CONTROLS[i].name);
         if (e) {
             labels[n] = CONTROLS[i].label ? CONTROLS[i].label : barriers_label;
             colors[n] = CONTROLS[i].color;
@@ -60,7 +60,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         }
     }
     const se_shape *small = smallest_shape(rd);
-    const json_t *copy = small ? se_plot_case_of(rd, small, "copy") : NULL;
+    const se_case_view *copy = small ? se_plot_case_of(rd, small, "copy") : NULL;
     if (copy) {
         char id[64];
         se_rundata_shape_id(small, id, sizeof id);
@@ -75,8 +75,8 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         snprintf(f->why_omitted, sizeof f->why_omitted, "the run has no controls");
         return SE_OK;
     }
-    const json_t *derived = se_json_path(rd->summary, "derived.grid_barrier_ns");
-    double barrier_ns = se_json_num(derived, "value");
+    const se_grid_barrier_view *derived = &se_rundata_views(rd)->grid_barrier;
+    double barrier_ns = derived->value_ns;
     se_buf data = {0}, med = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig5_controls.tsv", rd, "every sample of scope device of the controls");
     se_buf_add(&data, "# columns: x (item's place, spread by round), ns, round, seq, sm_mhz, "
@@ -89,8 +89,8 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         st = se_strlist_add(&f->run_files, SE_SUMMARY_JSON, err);
     double lo = INFINITY, hi = 0;
     for (size_t k = 0; k < n && st == SE_OK; k++) {
-        const char *rel = se_json_str(items[k], "samples_file", "");
-        int n_scopes = json_object_size(json_object_get(items[k], "scopes")) > 1 ? SE_NSCOPES : 1;
+        const char *rel = se_plot_str(items[k]->samples_file, "");
+        int n_scopes = items[k]->n_scopes > 1 ? SE_NSCOPES : 1;
         se_sample_set dev;
         st = se_strlist_add(&f->run_files, rel, err);
         if (st == SE_OK)
@@ -98,7 +98,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         if (st != SE_OK)
             break;
         se_buf_printf(&data, "%s# block %zu: %s, %zu samples from %s\n", k ? "\n\n" : "", k,
-                      se_json_str(items[k], "case", "?"), dev.n, rel);
+                      se_plot_str(items[k]->id, "?"), dev.n, rel);
         top[k] = 0;
         for (size_t j = 0; j < dev.n; j++) {
             const se_sample *x = &dev.v[j];
@@ -111,15 +111,14 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
         }
         se_sample_set_free(&dev);
         se_buf_printf(&med, "%zu\t%.17g\t%s\n", k + 1,
-                      se_json_num(se_json_path(items[k], "scopes.device"), "median_ns"),
-                      se_json_str(items[k], "case", "?"));
+                      items[k]->scope[SE_SCOPE_DEVICE].median_ns, se_plot_str(items[k]->id, "?"));
     }
     size_t nx = n;
-    if (st == SE_OK && derived && barrier_ns > 0) {
+    if (st == SE_OK && derived->present && barrier_ns > 0) {
         nx = n + 1;
         snprintf(barrier_label, sizeof barrier_label,
                  "one grid barrier, derived:\\n(median(barriers) -\\nmedian(coop_noop)) / %d",
-                 (int)json_integer_value(json_object_get(derived, "barriers")));
+                 (int)derived->barriers);
         labels[n] = barrier_label;
         top[n] = barrier_ns;
         se_buf_printf(&med, "%zu\t%.17g\tderived.grid_barrier_ns\n", nx, barrier_ns);
@@ -137,8 +136,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
     se_buf_add(&gp, ") nomirror\n    set bmargin 6\n    set ylabel \"device time (us, log scale)\"\n"
                     "    set grid ytics lc rgb \"#dddddd\"\n    unset key\n");
     for (size_t k = 0; k < nx; k++) {
-        double m = k < n ? se_json_num(se_json_path(items[k], "scopes.device"), "median_ns")
-                         : barrier_ns;
+        double m = k < n ? items[k]->scope[SE_SCOPE_DEVICE].median_ns : barrier_ns;
         char text[200];
         if (k < n)
             snprintf(text, sizeof text, "median %.3f us", m / 1e3);

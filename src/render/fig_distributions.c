@@ -28,12 +28,10 @@ static void axis_of(const se_rundata *rd, double *lo, double *hi)
 {
     *lo = -2;
     *hi = 2;
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(rd->summary, "cases"), i, e) {
-        const json_t *d = se_json_path(e, "scopes.device");
-        double m = se_json_num(d, "median_ns"), a = se_json_num(d, "min_ns"),
-               b = se_json_num(d, "max_ns");
+    const se_run_views *v = se_rundata_views(rd);
+    for (size_t i = 0; i < v->n_cases; i++) {
+        const se_scope_view *d = &v->cases[i].scope[SE_SCOPE_DEVICE];
+        double m = d->median_ns, a = d->min_ns, b = d->max_ns;
         if (!(m > 0 && a > 0 && b > 0))
             continue;
         *lo = (a / m - 1) * 100 < *lo ? (a / m - 1) * 100 : *lo;
@@ -45,10 +43,10 @@ static void axis_of(const se_rundata *rd, double *lo, double *hi)
     *hi = *hi > AXIS_MAX_PCT ? AXIS_MAX_PCT : *hi;
 }
 
-/* Percent from the median of one of summary.json's quantiles. */
-static double pct_of(const json_t *d, const char *key, double m)
+/* Percent from the median m of one of summary.json's quantiles. */
+static double pct_of(double q, double m)
 {
-    return (se_json_num(d, key) / m - 1) * 100;
+    return (q / m - 1) * 100;
 }
 
 /* One panel: a row per case, its p25..p75 as a box, p5..p95 as a
@@ -57,7 +55,7 @@ static se_status fig6_shape(se_figure *f, const se_rundata *rd, size_t si, doubl
                             double ahi, int *block, se_buf *data, se_buf *gp, se_err *err)
 {
     const se_shape *s = &rd->p.shapes[si];
-    json_t *items[SE_PLOT_MAX_ITEMS];
+    const se_case_view *items[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_shape_items(rd, s, items);
     if (n == 0)
         return SE_OK;
@@ -66,20 +64,20 @@ static se_status fig6_shape(se_figure *f, const se_rundata *rd, size_t si, doubl
     size_t outside = 0;
     int b0 = *block;
     for (size_t k = 0; k < n; k++) {
-        const char *what = se_json_str(items[k], "what", "?");
-        const json_t *d = se_json_path(items[k], "scopes.device");
-        double m = se_json_num(d, "median_ns");
+        const char *what = se_plot_str(items[k]->what, "?");
+        const se_scope_view *d = &items[k]->scope[SE_SCOPE_DEVICE];
+        double m = d->median_ns;
         se_buf_printf(data, "%s# block %d: shape %s, %s, %s launch, n %d, median %.17g ns\n",
-                      *block ? "\n\n" : "", *block, id, what, se_json_str(items[k], "launch", "stream"),
-                      (int)json_integer_value(json_object_get(d, "n")), m);
+                      *block ? "\n\n" : "", *block, id, what,
+                      se_plot_str(items[k]->launch, "stream"), (int)d->n, m);
         (*block)++;
         if (!(m > 0))
             continue;
-        double lo = pct_of(d, "min_ns", m), hi = pct_of(d, "max_ns", m);
+        double lo = pct_of(d->min_ns, m), hi = pct_of(d->max_ns, m);
         outside += (lo < alo) + (hi > ahi);
         se_buf_printf(data, "%zu\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", k + 1,
-                      pct_of(d, "p5_ns", m), pct_of(d, "p25_ns", m), pct_of(d, "p75_ns", m),
-                      pct_of(d, "p95_ns", m), lo, hi);
+                      pct_of(d->p5_ns, m), pct_of(d->p25_ns, m), pct_of(d->p75_ns, m),
+                      pct_of(d->p95_ns, m), lo, hi);
     }
     char title[256];
     se_plot_shape_title(title, sizeof title, s, items[0]);
@@ -90,7 +88,7 @@ static se_status fig6_shape(se_figure *f, const se_rundata *rd, size_t si, doubl
                       "    set ytics (", alo, ahi, n);
     for (size_t k = 0; k < n; k++) {
         se_buf_add(gp, k ? ", " : "");
-        se_plot_gp_quote(gp, se_json_str(items[k], "what", "?"));
+        se_plot_gp_quote(gp, se_plot_str(items[k]->what, "?"));
         se_buf_printf(gp, " %zu", k + 1);
     }
     se_buf_add(gp, ") font \"" SE_PLOT_FONT ",12\" scale 0\n    unset label\n");
@@ -100,7 +98,7 @@ static se_status fig6_shape(se_figure *f, const se_rundata *rd, size_t si, doubl
     se_buf_add(gp, "    set xlabel \"distance from the case's median (%)\" font \"" SE_PLOT_FONT ",13\"\n"
                    "    plot 0 with lines notitle lc rgb \"black\" dt 2");
     for (size_t k = 0; k < n; k++) {
-        const char *col = se_plot_color_of(se_rundata_table(rd), se_json_str(items[k], "what", "?"));
+        const char *col = se_plot_color_of(se_rundata_table(rd), se_plot_str(items[k]->what, "?"));
         int b = b0 + (int)k;
         se_buf_printf(gp, ", \\\n         \"data/fig6_distributions.tsv\" index %d using "
                           "(($3+$4)/2):1:3:4:($1-0.3):($1+0.3) with boxxyerror fs solid 0.5 "

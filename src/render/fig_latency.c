@@ -31,15 +31,15 @@ static int is_reference(const se_rundata *rd, const char *what)
  * a shape's items that are not references; 0 if none. */
 static int shape_range(const se_rundata *rd, const se_shape *s, double *lo, double *hi)
 {
-    json_t *items[SE_PLOT_MAX_ITEMS];
+    const se_case_view *items[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_shape_items(rd, s, items);
     *lo = INFINITY;
     *hi = 0;
     for (size_t k = 0; k < n; k++) {
-        if (is_reference(rd, se_json_str(items[k], "what", "")))
+        if (is_reference(rd, se_plot_str(items[k]->what, "")))
             continue;
-        const json_t *d = se_json_path(items[k], "scopes.device");
-        double a = se_json_num(d, "min_ns"), b = se_json_num(d, "max_ns");
+        const se_scope_view *d = &items[k]->scope[SE_SCOPE_DEVICE];
+        double a = d->min_ns, b = d->max_ns;
         if (a > 0 && a < *lo)
             *lo = a;
         if (b > *hi)
@@ -54,7 +54,7 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, dou
 {
     se_rundata *rd = c->rd;
     const se_shape *s = &rd->p.shapes[si];
-    json_t *items[SE_PLOT_MAX_ITEMS];
+    const se_case_view *items[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_shape_items(rd, s, items);
     fig1_item drawn[SE_PLOT_MAX_ITEMS];
     double lo = INFINITY, hi = 0;
@@ -65,9 +65,9 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, dou
         se_buf_add(med, "\n\n");
     se_buf_printf(med, "# block %zu: shape %s\n", si, id);
     for (size_t k = 0; k < n && st == SE_OK; k++) {
-        const char *what = se_json_str(items[k], "what", "?");
-        const char *launch = se_json_str(items[k], "launch", "stream");
-        const char *rel = se_json_str(items[k], "samples_file", "");
+        const char *what = se_plot_str(items[k]->what, "?");
+        const char *launch = se_plot_str(items[k]->launch, "stream");
+        const char *rel = se_plot_str(items[k]->samples_file, "");
         se_sample_set dev;
         st = se_strlist_add(&f->run_files, rel, err);
         if (st == SE_OK)
@@ -87,7 +87,7 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, dou
             hi = x->ns > hi ? x->ns : hi;
         }
         se_sample_set_free(&dev);
-        double m = se_json_num(se_json_path(items[k], "scopes.device"), "median_ns");
+        double m = items[k]->scope[SE_SCOPE_DEVICE].median_ns;
         se_buf_printf(med, "%zu\t%.17g\t%s\n", k + 1, m, what);
         drawn[k] = (fig1_item){what, launch, (*block)++};
         size_t l = 0;
@@ -116,7 +116,7 @@ static se_status fig1_shape(plot_ctx *c, se_figure *f, size_t si, int ncols, dou
     se_plot_log_tics(gp, "y", wlo, whi);
     se_buf_add(gp, "    unset label\n");
     for (size_t k = 0; k < n; k++) {
-        double m = se_json_num(se_json_path(items[k], "scopes.device"), "median_ns") / 1e3;
+        double m = items[k]->scope[SE_SCOPE_DEVICE].median_ns / 1e3;
         if (m > whi || m < wlo)
             se_buf_printf(gp, "    set label %zu \"%s %s:\\nmedian %.4g us\" at first %zu, "
                               "graph %s center front font \"" SE_PLOT_FONT ",11\" tc rgb \"%s\"\n",

@@ -53,23 +53,19 @@ static int speedup_of(const se_rundata *rd, const se_shape *s, const item *it, d
         v[2] = 1 / r[1];
         return 1;
     }
-    const json_t *st = se_json_path(se_plot_case_of(rd, s, "stream"), "scopes.device");
-    const json_t *sci = json_object_get(st, "median_ci95_ns");
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(rd->peers, "peers"), i, e) {
-        if (strcmp(se_json_str(e, "peer", ""), it->what) != 0 ||
-            json_integer_value(json_object_get(e, "rows")) != s->rows ||
-            json_integer_value(json_object_get(e, "cols")) != s->cols ||
-            strcmp(se_json_str(e, "status", ""), "ok") != 0)
+    static const se_scope_view none;
+    const se_case_view *sc = se_plot_case_of(rd, s, "stream");
+    const se_scope_view *st = sc ? &sc->scope[SE_SCOPE_DEVICE] : &none;
+    const se_peers_view *pv = &se_rundata_views(rd)->peers;
+    for (size_t i = 0; i < pv->n; i++) {
+        const se_peer_view *e = &pv->v[i];
+        if (strcmp(se_plot_str(e->peer, ""), it->what) != 0 || e->rows != s->rows ||
+            e->cols != s->cols || strcmp(se_plot_str(e->status, ""), "ok") != 0)
             continue;
-        const json_t *sum = json_object_get(e, "summary");
-        const json_t *pci = json_object_get(sum, "median_ci95_ns");
-        double m = se_json_num(sum, "median_ns"), ms = se_json_num(st, "median_ns");
-        double plo = json_number_value(json_array_get(pci, 0));
-        double phi = json_number_value(json_array_get(pci, 1));
-        double slo = json_number_value(json_array_get(sci, 0));
-        double shi = json_number_value(json_array_get(sci, 1));
+        const se_scope_view *sum = &e->summary;
+        double m = sum->median_ns, ms = st->median_ns;
+        double plo = sum->ci95_ns[0], phi = sum->ci95_ns[1];
+        double slo = st->ci95_ns[0], shi = st->ci95_ns[1];
         if (!(m > 0 && ms > 0 && plo > 0 && phi > 0 && slo > 0 && shi > 0))
             return 0;
         v[0] = ms / m;
@@ -86,11 +82,11 @@ static size_t peers_of(const se_rundata *rd, item *out, size_t max)
     char why[256];
     if (!rd->peers || se_peers_absent(rd->peers, why, sizeof why))
         return 0;
-    size_t n = 0, i;
-    json_t *e;
-    json_array_foreach(json_object_get(rd->peers, "peers"), i, e) {
-        const char *name = se_json_str(e, "peer", NULL);
-        if (!name || strcmp(se_json_str(e, "status", ""), "ok") != 0)
+    const se_peers_view *pv = &se_rundata_views(rd)->peers;
+    size_t n = 0;
+    for (size_t i = 0; i < pv->n; i++) {
+        const char *name = pv->v[i].peer;
+        if (!name || strcmp(se_plot_str(pv->v[i].status, ""), "ok") != 0)
             continue;
         size_t k = 0;
         while (k < n && strcmp(out[k].what, name) != 0)
@@ -175,13 +171,13 @@ static void panel(se_buf *gp, const se_rundata *rd, const item *items, size_t n,
 se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
 {
     se_rundata *rd = c->rd;
-    const json_t *strat[SE_PLOT_MAX_ITEMS];
+    const se_case_view *strat[SE_PLOT_MAX_ITEMS];
     size_t n = se_plot_strategies_of(rd, 1, strat);
     item mech[SE_PLOT_MAX_ITEMS], ref[SE_PLOT_MAX_ITEMS + MAX_PEERS];
     size_t nm = 0, nr = 0;
     for (size_t k = 0; k < n; k++) {
-        const char *what = se_json_str(strat[k], "what", "?");
-        item it = {what, se_json_str(strat[k], "launch", "stream"), 0};
+        const char *what = se_plot_str(strat[k]->what, "?");
+        item it = {what, se_plot_str(strat[k]->launch, "stream"), 0};
         const se_strategy_info *s = se_protocol_strategy_named(&rd->p, what);
         if (s && s->tiled)
             mech[nm++] = it;

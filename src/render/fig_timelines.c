@@ -53,7 +53,7 @@ static int trace_here(const se_rundata *rd, const char *id)
 
 const se_shape *se_timeline_shape(const se_rundata *rd)
 {
-    const json_t *traces = json_object_get(rd->traces, "traces");
+    const se_run_views *v = se_rundata_views(rd);
     const se_strategy_table *t = se_rundata_table(rd);
     int tl[SE_STRATEGY_MAX];
     int n = se_timeline_strategies(t, tl, SE_STRATEGY_MAX);
@@ -64,7 +64,7 @@ const se_shape *se_timeline_shape(const se_rundata *rd)
         for (int k = 0; k < n; k++) {
             char id[SE_CASE_ID_SIZE];
             se_case_id_make(s->rows, s->cols, t->s[tl[k]].name, id, sizeof id);
-            all = all && se_rundata_find(traces, "case", id) && trace_here(rd, id);
+            all = all && se_views_trace(v, id) && trace_here(rd, id);
         }
         if (!all)
             continue;
@@ -227,14 +227,13 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
     for (int k = 0; k < n; k++) {
         char rid[SE_CASE_ID_SIZE];
         se_case_id_make(s->rows, s->cols, tab->s[tl[k]].name, rid, sizeof rid);
-        const json_t *cost = se_rundata_find(json_object_get(rd->traces, "tracing_cost"), "case", rid);
+        const se_tracing_cost_view *cost = se_views_tracing_cost(se_rundata_views(rd), rid);
         tl_len = strlen(f->title);
         if (cost)
             snprintf(f->title + tl_len, sizeof f->title - tl_len,
                      "%s %.0f%% to %s (median %.1f us untraced, %.1f us traced)",
-                     k ? ";" : "", se_json_num(cost, "overhead_fraction") * 100,
-                     tab->s[tl[k]].name, se_json_num(cost, "untraced_median_ns") / 1e3,
-                     se_json_num(cost, "traced_median_ns") / 1e3);
+                     k ? ";" : "", cost->overhead_fraction * 100, tab->s[tl[k]].name,
+                     cost->untraced_median_ns / 1e3, cost->traced_median_ns / 1e3);
         else
             snprintf(f->title + tl_len, sizeof f->title - tl_len, "%s an unmeasured amount to %s",
                      k ? ";" : "", tab->s[tl[k]].name);
@@ -268,14 +267,13 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
     for (int k = 0; k < n; k++) {
         char rid[SE_CASE_ID_SIZE], title[400];
         se_case_id_make(s->rows, s->cols, tab->s[tl[k]].name, rid, sizeof rid);
-        const json_t *rep = se_rundata_find(json_object_get(rd->traces, "traces"), "case", rid);
+        static const se_trace_view none;
+        const se_trace_view *rep = se_views_trace(se_rundata_views(rd), rid);
+        rep = rep ? rep : &none;
         snprintf(title, sizeof title,
-                 "%s: %" JSON_INTEGER_FORMAT " tasks on %" JSON_INTEGER_FORMAT " SMs, traced span %.3f us, "
-                 "overlap of later phases %.3f, checks: %s",
-                 tab->s[tl[k]].name, json_integer_value(json_object_get(rep, "records")),
-                 json_integer_value(se_json_path(rep, "sm.sms_used")), (double)span[k] / 1e3,
-                 se_json_num(json_object_get(rep, "overlap"), "fraction"),
-                 se_json_str(rep, "verdict", "?"));
+                 "%s: %lld tasks on %lld SMs, traced span %.3f us, overlap of later phases %.3f, "
+                 "checks: %s", tab->s[tl[k]].name, rep->records, rep->sms_used,
+                 (double)span[k] / 1e3, rep->overlap_fraction, se_plot_str(rep->verdict, "?"));
         se_buf_add(&gp, "    set title ");
         se_plot_gp_quote(&gp, title);
         se_buf_add(&gp, "\n");

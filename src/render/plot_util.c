@@ -206,23 +206,23 @@ se_status se_plot_finish_with_data(plot_ctx *c, se_figure *f, se_buf *gp, const 
 
 /* The timed items of one shape in summary.json's order (strategies, then
  * copy). */
-size_t se_plot_shape_items(const se_rundata *rd, const se_shape *s, json_t **items)
+size_t se_plot_shape_items(const se_rundata *rd, const se_shape *s, const se_case_view **items)
 {
-    size_t n = 0, i;
-    json_t *e;
-    json_array_foreach(json_object_get(rd->summary, "cases"), i, e) {
-        if (json_integer_value(json_object_get(e, "rows")) == s->rows &&
-            json_integer_value(json_object_get(e, "cols")) == s->cols && n < SE_PLOT_MAX_ITEMS)
+    const se_run_views *v = se_rundata_views(rd);
+    size_t n = 0;
+    for (size_t i = 0; i < v->n_cases; i++) {
+        const se_case_view *e = &v->cases[i];
+        if (e->rows == s->rows && e->cols == s->cols && n < SE_PLOT_MAX_ITEMS)
             items[n++] = e;
     }
     return n;
 }
 
-void se_plot_shape_title(char *buf, size_t size, const se_shape *s, const json_t *item)
+void se_plot_shape_title(char *buf, size_t size, const se_shape *s, const se_case_view *item)
 {
     char id[64];
     se_rundata_shape_id(s, id, sizeof id);
-    double bytes = se_json_num(item, "bytes_moved");
+    double bytes = item->bytes_moved;
     char amount[32];
     if (bytes < 1e3)
         snprintf(amount, sizeof amount, "%.0f B", bytes);
@@ -282,20 +282,26 @@ se_status se_plot_finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_
 
 /* The strategies that appear in summary.json's cases (not copy), in order,
  * optionally only those with a ratio to stream. */
-size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t **first)
+const char *se_plot_str(const char *s, const char *fallback)
 {
-    size_t n = 0, i;
-    json_t *e;
-    json_array_foreach(json_object_get(rd->summary, "cases"), i, e) {
-        const char *what = se_json_str(e, "what", "");
+    return s ? s : fallback;
+}
+
+size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const se_case_view **first)
+{
+    const se_run_views *v = se_rundata_views(rd);
+    size_t n = 0;
+    for (size_t i = 0; i < v->n_cases; i++) {
+        const se_case_view *e = &v->cases[i];
+        const char *what = se_plot_str(e->what, "");
         /* Not strategies: the copy, and the megakernel's initialization
          * (it moves no bytes; fig1 and the tables show it). */
         if (se_protocol_find_strategy(&rd->p, what) == se_protocol_nstrategies(&rd->p))
             continue;
-        if (with_ratio && !se_json_path(e, "scopes.device.time_ratio_to_stream"))
+        if (with_ratio && !e->scope[SE_SCOPE_DEVICE].has_ratio)
             continue;
         size_t k = 0;
-        while (k < n && strcmp(se_json_str(first[k], "what", ""), what) != 0)
+        while (k < n && strcmp(se_plot_str(first[k]->what, ""), what) != 0)
             k++;
         if (k == n && n < SE_PLOT_MAX_ITEMS)
             first[n++] = e;
@@ -305,22 +311,22 @@ size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t 
 
 int se_plot_ratio_of(const se_rundata *rd, const se_shape *s, const char *what, double v[3])
 {
-    const json_t *r = se_json_path(se_plot_case_of(rd, s, what),
-                                   "scopes.device.time_ratio_to_stream");
-    const json_t *ci = json_object_get(r, "ci95");
-    v[0] = se_json_num(r, "ratio");
-    v[1] = json_number_value(json_array_get(ci, 0));
-    v[2] = json_number_value(json_array_get(ci, 1));
-    return r && v[0] > 0 && v[1] > 0 && v[2] > 0;
+    const se_case_view *c = se_plot_case_of(rd, s, what);
+    const se_scope_view *d = c ? &c->scope[SE_SCOPE_DEVICE] : NULL;
+    int has = d && d->has_ratio;
+    v[0] = has ? d->ratio : 0;
+    v[1] = has ? d->ratio_ci95[0] : 0;
+    v[2] = has ? d->ratio_ci95[1] : 0;
+    return has && v[0] > 0 && v[1] > 0 && v[2] > 0;
 }
 
-json_t *se_plot_case_of(const se_rundata *rd, const se_shape *s, const char *what)
+const se_case_view *se_plot_case_of(const se_rundata *rd, const se_shape *s, const char *what)
 {
     char id[128];
     se_rundata_shape_id(s, id, sizeof id);
     size_t len = strlen(id);
     snprintf(id + len, sizeof id - len, ".%s", what);
-    return se_rundata_summary_case(rd, id);
+    return se_views_case(se_rundata_views(rd), id);
 }
 
 /* x tics at the shapes, and light separators between them. */

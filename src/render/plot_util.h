@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "bundle/rundata.h"
+#include "bundle/views.h"
 #include "model/se_common.h"
 #include "render/buf.h"
 
@@ -86,9 +87,9 @@ se_status se_plot_finish(plot_ctx *c, se_figure *f, se_buf *script, se_err *err)
 se_status se_plot_finish_with_data(plot_ctx *c, se_figure *f, se_buf *gp, const char *const *rels,
                                    se_buf *const *bufs, size_t n, se_status st, se_err *err);
 /* The timed cases of a shape in summary.json's order (at most SE_PLOT_MAX_ITEMS). */
-size_t se_plot_shape_items(const se_rundata *rd, const se_shape *s, json_t **items);
+size_t se_plot_shape_items(const se_rundata *rd, const se_shape *s, const se_case_view **items);
 /* "4096x4096: 134 MB read and written". */
-void se_plot_shape_title(char *buf, size_t size, const se_shape *s, const json_t *item);
+void se_plot_shape_title(char *buf, size_t size, const se_shape *s, const se_case_view *item);
 /* The device-scope samples of a samples file. */
 se_status se_plot_device_samples(se_rundata *rd, const char *rel, int n_scopes, se_sample_set *dev,
                                  se_err *err);
@@ -99,12 +100,14 @@ se_status se_plot_finish_from_summary(plot_ctx *c, se_figure *f, se_buf *gp, se_
                                       const char *rel, se_err *err);
 /* The strategies among summary.json's cases, in order (optionally only
  * those with a ratio to stream): the first case of each. */
-size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const json_t **first);
+size_t se_plot_strategies_of(const se_rundata *rd, int with_ratio, const se_case_view **first);
 /* The device-scope (L2 warm) ratio to stream of `what` on shape s and its
  * 95% interval, v = {ratio, low, high}; 0 where the run has none. */
 int se_plot_ratio_of(const se_rundata *rd, const se_shape *s, const char *what, double v[3]);
 /* summary.json's case of `what` on shape s, or NULL. */
-json_t *se_plot_case_of(const se_rundata *rd, const se_shape *s, const char *what);
+const se_case_view *se_plot_case_of(const se_rundata *rd, const se_shape *s, const char *what);
+/* A string field of a view, or fallback where the run has none. */
+const char *se_plot_str(const char *s, const char *fallback);
 /* x tics at the shapes, with separators between them. */
 void se_plot_shape_axis(se_buf *gp, const se_rundata *rd);
 /* The x offset of item k of n within a shape's slot. */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bundle/paths.h"
+#include "bundle/views.h"
 #include "model/operation.h"
 #include "model/strategy.h"
 #include "render/answer_text.h"
@@ -52,21 +53,17 @@ void se_rep_us(char *buf, size_t size, double ns)
     se_rep_sig(buf, size, ns / 1e3);
 }
 
-void se_rep_us_range(char *buf, size_t size, const json_t *pair)
+void se_rep_us_range(char *buf, size_t size, double lo_ns, double hi_ns)
 {
     char a[32], b[32];
-    se_rep_us(a, sizeof a, json_number_value(json_array_get(pair, 0)));
-    se_rep_us(b, sizeof b, json_number_value(json_array_get(pair, 1)));
+    se_rep_us(a, sizeof a, lo_ns);
+    se_rep_us(b, sizeof b, hi_ns);
     snprintf(buf, size, "%s to %s", a, b);
 }
 
-const char *se_rep_yes_no(const json_t *v)
+const char *se_rep_yes_no(int v)
 {
-    if (json_is_true(v))
-        return "yes";
-    if (json_is_false(v))
-        return "no";
-    return "-";
+    return v == 1 ? "yes" : v == 0 ? "no" : "-";
 }
 
 void se_rep_num(char *buf, size_t size, const json_t *v)
@@ -78,17 +75,12 @@ void se_rep_num(char *buf, size_t size, const json_t *v)
     else if (json_is_string(v))
         snprintf(buf, size, "%s", json_string_value(v));
     else if (json_is_boolean(v))
-        snprintf(buf, size, "%s", se_rep_yes_no(v));
+        snprintf(buf, size, "%s", se_rep_yes_no(json_is_true(v)));
     else if (json_is_null(v))
         snprintf(buf, size, "-");
     else
         snprintf(buf, size, "(%zu entries)", json_is_array(v) ? json_array_size(v)
                                                                : json_object_size(v));
-}
-
-long long se_rep_int(const json_t *o, const char *path)
-{
-    return (long long)json_integer_value(se_json_path(o, path));
 }
 
 /* "13.0" from 13000 (driver and runtime), "9.14.0" from 91400 (cuDNN),
@@ -140,15 +132,22 @@ void se_rep_answer(se_doc *d, const se_rundata *rd)
     se_answer_free(&a);
 }
 
+/* s, or "?" where the run has no such field. */
+static const char *or_unknown(const char *s)
+{
+    return s ? s : "?";
+}
+
 void se_rep_intro(se_doc *d, const se_rundata *rd)
 {
+    const se_run_view *run = &se_rundata_views(rd)->run;
     se_doc_para(d, "Run %s, started %s, finished %s, status %s. Drawn by softmax-evidence figures from the "
             "run directory after it verified (every file against its manifest, every summary "
             "recomputed from the raw samples, validation and traces re-checked). provenance.json "
             "lists, for every figure, the run files it came from with their SHA-256, its data files, "
             "its gnuplot script and the command that drew it.",
-         rd->run_id, se_json_str(rd->run, "started_utc", "?"),
-         se_json_str(rd->run, "finished_utc", "?"), se_json_str(rd->run, "status", "?"));
+         rd->run_id, or_unknown(run->started_utc), or_unknown(run->finished_utc),
+         or_unknown(run->status));
     const se_protocol *p = &rd->p;
     char shapes[1024] = "";
     size_t used = 0;
@@ -165,12 +164,11 @@ void se_rep_intro(se_doc *d, const se_rundata *rd)
          op->title, op->brief, p->tile, p->name, shapes, p->device.samples, p->device_cold.samples, p->batch.samples,
          p->batch.batch, p->host.samples, p->controls.samples, p->bootstrap_resamples);
     se_doc_heading(d, 2, "The megakernel is a toy");
-    se_doc_para(d, "From " SE_RUN_JSON ": the megakernel is %s.", se_json_str(rd->run, "megakernel", "?"));
+    se_doc_para(d, "From " SE_RUN_JSON ": the megakernel is %s.", or_unknown(run->megakernel));
     se_doc_para(d, "Its initialization (the reset of the per-row counters and one grid barrier) "
             "runs inside every timed invocation, so every megakernel time in this report includes "
             "it. Blocking kernel before each event-timed sample: %s. Interleaving: %s.",
-         json_is_true(json_object_get(rd->run, "blocking_kernel")) ? "yes" : "no",
-         se_json_str(rd->run, "interleaving", "?"));
+         run->blocking_kernel ? "yes" : "no", or_unknown(run->interleaving));
 }
 
 /* The run's strategy table (se_rundata_table), one row per strategy. */
@@ -228,7 +226,7 @@ void se_rep_limitations(se_doc *d, const se_rundata *rd)
     se_doc_item(d, "Gaps and order differences in the traces smaller than the %%globaltimer resolution "
             "(%.0f ns here) mean nothing; a gap is time in which no traced task was recorded on an "
             "SM, not measured idle hardware. Traced invocations are separate from the timed ones.",
-         se_json_num(rd->traces, "globaltimer_resolution_ns"));
+         se_rundata_views(rd)->traces.timer_resolution_ns);
     se_doc_item(d, "The megakernel is a toy with its initialization inside its timing; it shows a static "
             "schedule with per-row counters and its costs on this workload, not what a model-scale "
             "megakernel achieves.");

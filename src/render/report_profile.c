@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bundle/paths.h"
+#include "bundle/views.h"
 
 /* Splits one CSV line (RFC 4180 quoting) into at most SE_REP_MAX_COLS cells. */
 static int csv_cells(const char *line, char cells[][SE_REP_CELL])
@@ -141,7 +142,7 @@ static void explain(se_doc *d, const se_rundata *rd, const counter_stats *c)
     char unit_w[64], unit_h[64];
     raw_unit(rd, "dram__bytes_write.sum", unit_w, sizeof unit_w);
     raw_unit(rd, "lts__t_sector_hit_rate.pct", unit_h, sizeof unit_h);
-    double l2 = se_json_num(json_object_get(rd->env, "gpu"), "l2_bytes");
+    double l2 = (double)se_rundata_views(rd)->env.l2_bytes;
     if (c->write >= 0 && c->zero_writes > 0) {
         se_doc_begin(d, SE_DOC_NOTE);
         se_doc_strong(d, "DRAM bytes written of 0.");

@@ -26,20 +26,18 @@ extern const char *const se_rep_scopes[SE_NSCOPES];
  * 0.08999999 -> "0.09000", 125.67 -> "125.7", 8979.12 -> "8979" (full
  * precision stays in the run's JSON). */
 void se_rep_sig(char *buf, size_t size, double v);
-/* "a to b" in microseconds from a [lo, hi] pair of nanoseconds. */
-void se_rep_us_range(char *buf, size_t size, const json_t *pair);
+/* "a to b" in microseconds from an interval [lo, hi] in nanoseconds. */
+void se_rep_us_range(char *buf, size_t size, double lo_ns, double hi_ns);
 /* Microseconds from nanoseconds, about four significant digits. */
 void se_rep_us(char *buf, size_t size, double ns);
-/* "yes", "no", or "-" for a value that is not a boolean. */
-const char *se_rep_yes_no(const json_t *v);
+/* "yes" for 1, "no" for 0, "-" otherwise (a flag the run does not have). */
+const char *se_rep_yes_no(int v);
 /* A JSON value as a table cell. */
 void se_rep_num(char *buf, size_t size, const json_t *v);
 /* A path recorded on the measuring machine, as the report shows it: relative
  * to the run's source folder (environment.json source.source_dir) when inside
  * it, else .../<last component>; a relative path as it is. */
 void se_rep_path(char *buf, size_t size, const char *path, const se_rundata *rd);
-/* An integer by dotted path, 0 when absent. */
-long long se_rep_int(const json_t *o, const char *path);
 /* "13.0" from 13000 (kind 0: driver and runtime), "9.14.0" from 91400
  * (kind 1: cuDNN), "10.4.0" from 10400 (kind 2: cuRAND). */
 void se_rep_version(char *buf, size_t size, long long v, int kind);

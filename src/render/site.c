@@ -23,6 +23,7 @@
 #include "bundle/paths.h"
 #include "bundle/rundata.h"
 #include "bundle/verify.h"
+#include "bundle/views.h"
 #include "model/strategy.h"
 #include "render/doc.h"
 #include "render/figures.h"
@@ -56,12 +57,11 @@ static int selected(const se_site *s, const char *path)
             return 1;
     }
     /* The traced and untraced samples of every traced case are kept. */
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(s->rd.traces, "traces"), i, t) {
+    const se_traces_view *tv = &se_rundata_views(&s->rd)->traces;
+    for (size_t i = 0; i < tv->n; i++) {
         for (int traced = 0; traced < 2; traced++) {
             char rel[256];
-            se_path_trace_timed(se_json_str(t, "case", ""), traced, rel, sizeof rel);
+            se_path_trace_timed(tv->v[i].id ? tv->v[i].id : "", traced, rel, sizeof rel);
             if (strcmp(path, rel) == 0)
                 return 1;
         }

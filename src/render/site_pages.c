@@ -18,15 +18,21 @@
 #include "bundle/paths.h"
 #include "bundle/rundata.h"
 #include "bundle/site_verify.h"
+#include "bundle/views.h"
 #include "model/strategy.h"
 #include "render/answer_text.h"
 #include "render/buf.h"
 #include "render/doc.h"
 
-static const char *str(const json_t *o, const char *k)
+/* A string of the run's views, "" where the run has none. */
+static const char *str(const char *s)
 {
-    const char *s = json_string_value(json_object_get(o, k));
     return s ? s : "";
+}
+
+static const se_run_views *views(const se_site *s)
+{
+    return se_rundata_views(&s->rd);
 }
 
 /* "a", "a and b", "a, b and c". */
@@ -97,7 +103,7 @@ static se_status page_write(const se_site *s, const char *file, const char *titl
     se_buf_add(&b, "</main>\n<footer>Run ");
     se_doc_esc_html(&b, s->rd.run_id);
     se_buf_add(&b, " on ");
-    se_doc_esc_html(&b, str(json_object_get(s->rd.env, "gpu"), "name"));
+    se_doc_esc_html(&b, str(views(s)->env.gpu_name));
     se_buf_printf(&b, ". Every file of this site is listed with its SHA-256 in "
                       "<a href=\"%s\">%s</a>.</footer>\n</body>\n</html>\n",
                   SE_SITE_MANIFEST, SE_SITE_MANIFEST);
@@ -163,26 +169,21 @@ static void headline_table(se_doc *d, const se_site *s)
 {
     se_doc_table(d, "shape|strategy|launch|device time, median (us)|95% interval (us)|time / "
                     "stream|fraction of copy bandwidth", "lllrrrr");
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(s->rd.summary, "cases"), i, c) {
-        const json_t *dev = se_json_path(c, "scopes.device");
-        const json_t *ci = json_object_get(dev, "median_ci95_ns");
-        const json_t *r = se_json_path(dev, "time_ratio_to_stream.ratio");
-        const json_t *fr = json_object_get(dev, "fraction_of_copy");
+    const se_run_views *v = views(s);
+    for (size_t i = 0; i < v->n_cases; i++) {
+        const se_case_view *c = &v->cases[i];
+        const se_scope_view *dev = &c->scope[SE_SCOPE_DEVICE];
         char median[32], interval[64], ratio[32] = "-", frac[32] = "-";
-        snprintf(median, sizeof median, "%.2f", se_json_num(dev, "median_ns") / 1e3);
-        snprintf(interval, sizeof interval, "%.2f to %.2f",
-                 json_number_value(json_array_get(ci, 0)) / 1e3,
-                 json_number_value(json_array_get(ci, 1)) / 1e3);
-        if (r)
-            snprintf(ratio, sizeof ratio, "%.3f", json_number_value(r));
-        if (fr)
-            snprintf(frac, sizeof frac, "%.3f", json_number_value(fr));
+        snprintf(median, sizeof median, "%.2f", dev->median_ns / 1e3);
+        snprintf(interval, sizeof interval, "%.2f to %.2f", dev->ci95_ns[0] / 1e3,
+                 dev->ci95_ns[1] / 1e3);
+        if (dev->has_ratio)
+            snprintf(ratio, sizeof ratio, "%.3f", dev->ratio);
+        if (dev->has_fraction)
+            snprintf(frac, sizeof frac, "%.3f", dev->fraction_of_copy);
         char shape[SE_CASE_ID_SIZE]; /* the run's own RxC, not the protocol's 5xT+1 */
-        se_shape_id(json_integer_value(json_object_get(c, "rows")),
-                    json_integer_value(json_object_get(c, "cols")), shape, sizeof shape);
-        const char *cells[7] = {shape, str(c, "what"), str(c, "launch"), median, interval, ratio,
+        se_shape_id(c->rows, c->cols, shape, sizeof shape);
+        const char *cells[7] = {shape, str(c->what), str(c->launch), median, interval, ratio,
                                 frac};
         se_doc_row(d, 7, cells);
     }
@@ -224,7 +225,7 @@ static se_status write_index(const se_site *s, se_err *err)
     strategies_table(&d, &s->rd.p);
     se_doc_begin(&d, SE_DOC_NOTE);
     se_doc_strong(&d, "The megakernel is a toy.");
-    se_doc_text(&d, " %s.", str(s->rd.run, "megakernel"));
+    se_doc_text(&d, " %s.", str(views(s)->run.megakernel));
     const se_protocol *p = &s->rd.p;
     const char *others[SE_STRATEGY_MAX];
     int n_others = 0;
@@ -273,17 +274,17 @@ static se_status write_protocol(const se_site *s, se_err *err)
 {
     se_doc d = {0};
     se_doc_heading(&d, 1, "Protocol");
-    const json_t *pr = json_object_get(s->rd.run, "protocol");
+    const se_run_view *pr = &views(s)->run;
     se_doc_begin(&d, SE_DOC_PARA);
     se_doc_text(&d, "The measurement protocol fixes the workloads (shapes, tile size, input "
                     "distribution and seed), the strategies and controls, the fixed tolerances and "
                     "the measurement scopes with their sample and warm-up counts. This run used "
-                    "%s (SHA-256 ", str(pr, "source"));
-    se_doc_code(&d, str(pr, "source_sha256"));
+                    "%s (SHA-256 ", str(pr->protocol_source));
+    se_doc_code(&d, str(pr->protocol_sha256));
     se_doc_text(&d, "); the copy in the bundle, ");
     se_doc_link(&d, "run/" SE_PROTOCOL_JSON, "run/" SE_PROTOCOL_JSON);
     se_doc_text(&d, ", has SHA-256 ");
-    se_doc_code(&d, str(pr, "bundle_copy_sha256"));
+    se_doc_code(&d, str(pr->bundle_copy_sha256));
     se_doc_text(&d, ". Two hashes, because they are of two files: the first is of the protocol "
                     "file as given (the bytes compiled into the binary, or the --protocol "
                     "file), the second of the effective protocol the run wrote into its bundle "
@@ -340,29 +341,29 @@ static se_status write_provenance(const se_site *s, se_err *err)
     se_doc_heading(&d, 2, "Configuration mapping");
     se_doc_table(&d, "case|shape|tile|strategy|launch|samples file|input SHA-256|output SHA-256",
                  "llrlllll");
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(s->rd.validation, "cases"), i, c) {
+    const se_run_views *v = views(s);
+    for (size_t i = 0; i < v->n_validation; i++) {
+        const se_validation_view *c = &v->validation[i];
         char rel[256], href[300];
-        se_path_samples(str(c, "case"), rel, sizeof rel);
+        se_path_samples(str(c->id), rel, sizeof rel);
         snprintf(href, sizeof href, "run/%s", rel);
-        const se_strategy_info *k = se_protocol_strategy_named(&s->rd.p, str(c, "strategy"));
+        const se_strategy_info *k = se_protocol_strategy_named(&s->rd.p, str(c->strategy));
         se_doc_begin(&d, SE_DOC_ROW);
-        se_doc_text(&d, "%s", str(c, "case"));
+        se_doc_text(&d, "%s", str(c->id));
         se_doc_cell(&d);
-        se_doc_text(&d, "%.*s", (int)strcspn(str(c, "case"), "."), str(c, "case")); /* RxC */
+        se_doc_text(&d, "%.*s", (int)strcspn(str(c->id), "."), str(c->id)); /* RxC */
         se_doc_cell(&d);
-        se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(c, "tile")));
+        se_doc_text(&d, "%lld", c->tile);
         se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(c, "strategy"));
+        se_doc_text(&d, "%s", str(c->strategy));
         se_doc_cell(&d);
         se_doc_text(&d, "%s", k ? k->launch : "?");
         se_doc_cell(&d);
         se_doc_link(&d, href, rel);
         se_doc_cell(&d);
-        se_doc_code(&d, str(c, "input_sha256"));
+        se_doc_code(&d, str(c->input_sha256));
         se_doc_cell(&d);
-        se_doc_code(&d, str(c, "output_sha256"));
+        se_doc_code(&d, str(c->output_sha256));
     }
     se_doc_table_end(&d);
     se_doc_para(&d, "Scopes and L2 state of every number: device (L2 warm), device_cold (L2 "
@@ -402,7 +403,7 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
                     "ordering (no task starts before each task it depends on ended; for %s, no "
                     "phase starts before the previous one ended everywhere). Timer resolution: "
                     "%.0f ns; no gap smaller than that means anything.", phased_names,
-                se_json_num(s->rd.traces, "globaltimer_resolution_ns"));
+                views(s)->traces.timer_resolution_ns);
     char caption[400];
     snprintf(caption, sizeof caption, "Timelines of %s on the same shape, by SM, coloured by phase",
              shown_names);
@@ -434,24 +435,24 @@ static se_status write_traces(const se_site *s, char exported[][SE_CASE_ID_SIZE]
     se_doc_heading(&d, 2, "Checks");
     se_doc_table(&d, "case|verdict|tasks|missing|duplicated|edges checked|order violations|barrier "
                      "violations|overlap|span (us)", "llrrrrrrrr");
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(s->rd.traces, "traces"), i, t) {
-        static const char *const counts[] = {"records", "missing_count", "duplicated_count",
-                                             "dependency_edges_checked", "order_violations_count",
-                                             "phase_barrier_violations_count"};
+    const se_traces_view *tv = &views(s)->traces;
+    for (size_t i = 0; i < tv->n; i++) {
+        const se_trace_view *t = &tv->v[i];
+        const long long counts[] = {t->records, t->missing_count, t->duplicated_count,
+                                    t->dependency_edges_checked, t->order_violations_count,
+                                    t->phase_barrier_violations_count};
         se_doc_begin(&d, SE_DOC_ROW);
-        se_doc_text(&d, "%s", str(t, "case"));
+        se_doc_text(&d, "%s", str(t->id));
         se_doc_cell(&d);
-        se_doc_text(&d, "%s", str(t, "verdict"));
+        se_doc_text(&d, "%s", str(t->verdict));
         for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
             se_doc_cell(&d);
-            se_doc_text(&d, "%" JSON_INTEGER_FORMAT, json_integer_value(json_object_get(t, counts[k])));
+            se_doc_text(&d, "%lld", counts[k]);
         }
         se_doc_cell(&d);
-        se_doc_text(&d, "%.3f", json_number_value(se_json_path(t, "overlap.fraction")));
+        se_doc_text(&d, "%.3f", t->overlap_fraction);
         se_doc_cell(&d);
-        se_doc_text(&d, "%.2f", json_integer_value(json_object_get(t, "span_ns")) / 1e3);
+        se_doc_text(&d, "%.2f", t->span_ns / 1e3);
     }
     se_doc_table_end(&d);
     return page_finish(s, "traces.html", title, &d, err);
@@ -483,7 +484,7 @@ static se_status write_reproduce(const se_site *s, size_t kept, size_t left, se_
     se_doc_heading(&d, 2, "Rebuild the figures from the complete bundle");
     /* The run records its commit, not a repository address (none is
      * recorded): say where the code is without inventing a URL. */
-    const char *commit = se_json_str(json_object_get(s->rd.env, "source"), "git_commit", "");
+    const char *commit = str(views(s)->env.git_commit);
     se_doc_para(&d, "The run records the commit it was built from (%s) but no repository "
                     "address: take the code from the softmax-evidence repository you got this "
                     "site or run from, or from the run itself, which embeds the sources it was "
@@ -505,17 +506,13 @@ static se_status write_reproduce(const se_site *s, size_t kept, size_t left, se_
                    "build/softmax-evidence verify runs/<UTC start>\n"
                    "build/softmax-evidence profile runs/<UTC start>   # Nsight Compute counters\n"
                    "build/softmax-evidence site runs/<UTC start> site/");
-    const json_t *src = json_object_get(s->rd.env, "source");
-    const json_t *sw = json_object_get(s->rd.env, "software");
+    const se_env_view *env = &views(s)->env;
     se_doc_begin(&d, SE_DOC_PARA);
     se_doc_text(&d, "The run used commit ");
-    se_doc_code(&d, str(src, "git_commit"));
-    se_doc_text(&d, "%s, driver %" JSON_INTEGER_FORMAT ", runtime %" JSON_INTEGER_FORMAT
-                    ", nvcc %s; the exact command line is in ",
-                json_is_true(json_object_get(src, "git_dirty")) ? " (with uncommitted changes)" : "",
-                json_integer_value(json_object_get(sw, "driver_version")),
-                json_integer_value(json_object_get(sw, "runtime_version")),
-                str(sw, "nvcc_version"));
+    se_doc_code(&d, str(env->git_commit));
+    se_doc_text(&d, "%s, driver %lld, runtime %lld, nvcc %s; the exact command line is in ",
+                env->git_dirty ? " (with uncommitted changes)" : "", env->driver_version,
+                env->runtime_version, str(env->nvcc_version));
     se_doc_link(&d, "run/" SE_ENVIRONMENT_JSON, "run/" SE_ENVIRONMENT_JSON);
     se_doc_text(&d, ".");
     return page_finish(s, "reproduce.html", "Reproduction", &d, err);

@@ -21,6 +21,7 @@
 #include "bundle/remote.h"
 #include "bundle/records.h"
 #include "bundle/trace.h"
+#include "bundle/views.h"
 #include "model/workload.h"
 
 /* Finds the shape and strategy of a case id in the run's protocol. The
@@ -111,43 +112,27 @@ static se_status check_local(const char *dir, const char *rel, se_err *err)
     return st;
 }
 
-static void print_summary(FILE *out, const char *case_id, const json_t *r)
+static void print_summary(FILE *out, const char *case_id, const se_trace_report_view *r)
 {
-    fprintf(out, "trace %s: %s\n", case_id, json_string_value(json_object_get(r, "verdict")));
-    fprintf(out, "  tasks: %" JSON_INTEGER_FORMAT " expected, %" JSON_INTEGER_FORMAT
-            " recorded, %" JSON_INTEGER_FORMAT " missing, %" JSON_INTEGER_FORMAT " duplicated\n",
-            json_integer_value(json_object_get(r, "tasks_expected")),
-            json_integer_value(json_object_get(r, "records")),
-            json_integer_value(json_object_get(r, "missing_count")),
-            json_integer_value(json_object_get(r, "duplicated_count")));
-    fprintf(out, "  ordering: %" JSON_INTEGER_FORMAT " dependency edges checked, %" JSON_INTEGER_FORMAT
-            " violations; phase barriers %s, %" JSON_INTEGER_FORMAT " violations\n",
-            json_integer_value(json_object_get(r, "dependency_edges_checked")),
-            json_integer_value(json_object_get(r, "order_violations_count")),
-            json_is_true(json_object_get(r, "phase_barriers_checked")) ? "checked" : "not required",
-            json_integer_value(json_object_get(r, "phase_barrier_violations_count")));
-    const char *key;
-    json_t *ph;
-    json_object_foreach(json_object_get(r, "phases"), key, ph) {
-        if (!json_integer_value(json_object_get(ph, "tasks")))
+    fprintf(out, "trace %s: %s\n", case_id, r->verdict);
+    fprintf(out, "  tasks: %lld expected, %lld recorded, %lld missing, %lld duplicated\n",
+            r->tasks_expected, r->records, r->missing_count, r->duplicated_count);
+    fprintf(out, "  ordering: %lld dependency edges checked, %lld violations; phase barriers %s, "
+            "%lld violations\n", r->dependency_edges_checked, r->order_violations_count,
+            r->phase_barriers_checked ? "checked" : "not required",
+            r->phase_barrier_violations_count);
+    for (size_t i = 0; i < r->n_phases; i++) {
+        const se_trace_phase_view *ph = &r->phases[i];
+        if (!ph->tasks)
             continue;
-        fprintf(out, "  phase %s: %" JSON_INTEGER_FORMAT " tasks, %.3f to %.3f us (span %.3f us)\n",
-                key, json_integer_value(json_object_get(ph, "tasks")),
-                json_integer_value(json_object_get(ph, "start_ns")) / 1e3,
-                json_integer_value(json_object_get(ph, "end_ns")) / 1e3,
-                json_integer_value(json_object_get(ph, "span_ns")) / 1e3);
+        fprintf(out, "  phase %s: %lld tasks, %.3f to %.3f us (span %.3f us)\n", ph->name,
+                ph->tasks, ph->start_ns / 1e3, ph->end_ns / 1e3, ph->span_ns / 1e3);
     }
-    json_t *sm = json_object_get(r, "sm");
-    fprintf(out, "  SMs: %" JSON_INTEGER_FORMAT " used, %" JSON_INTEGER_FORMAT " to %" JSON_INTEGER_FORMAT
-            " tasks each; idle between tasks %.3f us in all, at most %.3f us on one SM\n",
-            json_integer_value(json_object_get(sm, "sms_used")),
-            json_integer_value(json_object_get(sm, "tasks_per_sm_min")),
-            json_integer_value(json_object_get(sm, "tasks_per_sm_max")),
-            json_integer_value(json_object_get(sm, "idle_between_tasks_ns_total")) / 1e3,
-            json_integer_value(json_object_get(sm, "idle_between_tasks_ns_max_sm")) / 1e3);
-    fprintf(out, "  (%s)\n", json_string_value(json_object_get(sm, "caveat")));
-    fprintf(out, "  overlap of later phases with earlier ones: %.3f\n",
-            json_real_value(json_object_get(json_object_get(r, "overlap"), "fraction")));
+    fprintf(out, "  SMs: %lld used, %lld to %lld tasks each; idle between tasks %.3f us in all, "
+            "at most %.3f us on one SM\n", r->sms_used, r->tasks_per_sm_min, r->tasks_per_sm_max,
+            r->idle_between_tasks_ns_total / 1e3, r->idle_between_tasks_ns_max_sm / 1e3);
+    fprintf(out, "  (%s)\n", r->sm_caveat);
+    fprintf(out, "  overlap of later phases with earlier ones: %.3f\n", r->overlap_fraction);
 }
 
 /* se_write_replace's fill: the Chrome trace-event JSON. */
@@ -229,17 +214,14 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
         st = se_trace_chrome(&g, kind, &t, case_id, &chrome, err);
     if (st == SE_OK)
         st = se_write_replace(out_path, "-o", fill_chrome, chrome, err);
+    se_trace_report_view rv = {0};
+    if (st == SE_OK)
+        st = se_trace_report_view_load(report, case_id, &rv, err);
     if (st == SE_OK) {
-        print_summary(out, case_id, report);
-        size_t tracks = 0, groups = 0, arrows = 0, i;
-        json_t *e;
-        json_array_foreach(json_object_get(chrome, "traceEvents"), i, e) {
-            const char *nm = json_string_value(json_object_get(e, "name"));
-            const char *ph = json_string_value(json_object_get(e, "ph"));
-            tracks += nm && strcmp(nm, "thread_name") == 0;
-            groups += nm && strcmp(nm, "process_name") == 0;
-            arrows += ph && strcmp(ph, "s") == 0;
-        }
+        print_summary(out, case_id, &rv);
+        se_trace_report_view_free(&rv);
+        size_t tracks, groups, arrows;
+        se_trace_chrome_counts(chrome, &tracks, &groups, &arrows);
         fprintf(out, "wrote %s: %zu task slices on %zu block-slot tracks in %zu SM groups, "
                 "%zu dependency arrows (open it in Perfetto or chrome://tracing)\n", out_path, t.n,
                 tracks, groups, arrows);
