@@ -24,6 +24,17 @@ static const char *or_else(const char *s, const char *fallback)
     return s ? s : fallback;
 }
 
+/* A scope's five sample cells: n (throttled), median, p5, p95 and the
+ * median's 95% interval, in microseconds. */
+static void sample_cells(char (*cells)[SE_REP_CELL], const se_scope_view *s)
+{
+    snprintf(cells[0], SE_REP_CELL, "%lld (%lld)", s->n, s->throttled);
+    se_rep_us(cells[1], SE_REP_CELL, s->median_ns);
+    se_rep_us(cells[2], SE_REP_CELL, s->p5_ns);
+    se_rep_us(cells[3], SE_REP_CELL, s->p95_ns);
+    se_rep_us_range(cells[4], SE_REP_CELL, s->ci95_ns[0], s->ci95_ns[1]);
+}
+
 static void scope_row(se_doc *d, const se_rundata *rd, const se_case_view *c, int sc)
 {
     const se_scope_view *s = &c->scope[sc];
@@ -35,11 +46,7 @@ static void scope_row(se_doc *d, const se_rundata *rd, const se_case_view *c, in
     snprintf(cells[1], SE_REP_CELL, "%s", or_else(c->launch, "-"));
     snprintf(cells[2], SE_REP_CELL, "%s", se_rep_scopes[sc]);
     snprintf(cells[3], SE_REP_CELL, "%s", or_else(s->l2, "?"));
-    snprintf(cells[4], SE_REP_CELL, "%lld (%lld)", s->n, s->throttled);
-    se_rep_us(cells[5], SE_REP_CELL, s->median_ns);
-    se_rep_us(cells[6], SE_REP_CELL, s->p5_ns);
-    se_rep_us(cells[7], SE_REP_CELL, s->p95_ns);
-    se_rep_us_range(cells[8], SE_REP_CELL, s->ci95_ns[0], s->ci95_ns[1]);
+    sample_cells(&cells[4], s);
     if (s->has_ratio) {
         char a[32], b[32], c3[32];
         se_rep_sig(a, sizeof a, s->ratio);
@@ -69,11 +76,7 @@ static void controls_table(se_doc *d, const se_run_views *v)
         const se_scope_view *s = &c->scope[SE_SCOPE_DEVICE];
         char cells[6][SE_REP_CELL];
         snprintf(cells[0], SE_REP_CELL, "%s", or_else(c->id, "?"));
-        snprintf(cells[1], SE_REP_CELL, "%lld (%lld)", s->n, s->throttled);
-        se_rep_us(cells[2], SE_REP_CELL, s->median_ns);
-        se_rep_us(cells[3], SE_REP_CELL, s->p5_ns);
-        se_rep_us(cells[4], SE_REP_CELL, s->p95_ns);
-        se_rep_us_range(cells[5], SE_REP_CELL, s->ci95_ns[0], s->ci95_ns[1]);
+        sample_cells(&cells[1], s);
         se_rep_row(d, 6, cells);
     }
     se_doc_table_end(d);
