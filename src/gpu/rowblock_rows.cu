@@ -310,6 +310,154 @@ static se_rb_span_fn rb_span_pick(int cols, int direct, int *lanes, const char *
     return NULL;
 }
 
+/* A lane a row (rows of at most SE_RB_LANE_MAX_COLS columns, any length):
+ * warp w's span is 32 whole rows, copied from x into the warp's slice of
+ * shared memory by 16-byte cp.async (every copy in flight at once, no
+ * registers held), then lane j computes row j of the span alone: three
+ * passes over its row in shared memory (sum of squares and maximum; the
+ * exponentials, written back, and their sum; the product with 1 / l), with
+ * no shuffle and no index arithmetic beyond a base and a counter; then the
+ * warp stores the span as float4, the chunks that straddle its ends
+ * element by element. Lane j reads words j C + k: for an odd row length
+ * the 32 lanes fall on 32 different banks (C and 32 coprime), for C = 2
+ * mod 4 on pairs of them. Against the staged group kernels it drops the
+ * shuffles, the padded index and the valid masks: the counters of sweep
+ * 20261204T175546Z put 37 columns at 2.66 warp instructions an element
+ * (issue-bound) and 7 columns on the shared-memory pipe (docs/PERFORMANCE.md). */
+#define SE_RB_LANE_THREADS 128
+#define SE_RB_LANE_MAX_COLS 64
+#define SE_RB_LANE_WARPS (SE_RB_LANE_THREADS / 32)
+/* Floats of a warp's slice: 32 rows and a misaligned chunk at each end. */
+static __host__ __device__ __forceinline__ int se_rb_lane_slice(int cols)
+{
+    return 32 * cols + 8;
+}
+
+static __device__ __forceinline__ void se_rb_cp16(float *dst, const float *src, int bytes)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes)
+                 : "memory");
+}
+
+__global__ void __launch_bounds__(SE_RB_LANE_THREADS) se_k_rowblock_lane(const float *x,
+                                                                         float *y,
+                                                                         int64_t rows, int cols,
+                                                                         double eps, int vec,
+                                                                         se_trace_buf trace)
+{
+    extern __shared__ __align__(16) float se_rb_lane_smem[];
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    float *sm = se_rb_lane_smem + wib * se_rb_lane_slice(cols);
+    const int64_t r0 = ((int64_t)blockIdx.x * SE_RB_LANE_WARPS + wib) * 32;
+    if (r0 >= rows)
+        return; /* the whole warp: it shares nothing with the others */
+    const int nr = (int)(rows - r0 < 32 ? rows - r0 : 32);
+    const int64_t s = r0 * cols, e = s + (int64_t)nr * cols, total = rows * (int64_t)cols;
+    const int64_t a0 = s & ~(int64_t)3; /* x and y are 16-byte aligned (the launcher checks) */
+    const int lead = (int)(s - a0);
+    const int nch = (int)((e - a0 + 3) >> 2);
+    for (int q = lane; q < nch; q += 32) {
+        int64_t g = a0 + 4 * (int64_t)q;
+        int64_t left = total - g; /* the chunk past the end of x: only its elements */
+        se_rb_cp16(sm + 4 * q, x + g, left >= 4 ? 16 : (int)left * 4);
+    }
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+    __syncwarp();
+
+    if (lane < nr) {
+        float *v = sm + lead + lane * cols;
+        float a0s = 0.0f, a1s = 0.0f, mx0 = -INFINITY, mx1 = -INFINITY;
+        int k = 0;
+        for (; k + 1 < cols; k += 2) {
+            float p = v[k], q = v[k + 1];
+            a0s = fmaf(p, p, a0s);
+            a1s = fmaf(q, q, a1s);
+            mx0 = fmaxf(mx0, p);
+            mx1 = fmaxf(mx1, q);
+        }
+        if (k < cols) {
+            a0s = fmaf(v[k], v[k], a0s);
+            mx0 = fmaxf(mx0, v[k]);
+        }
+        const float ss = a0s + a1s, mx = fmaxf(mx0, mx1);
+        const float rcols = __frcp_rn((float)cols);
+        float sc = rsqrtf(__fmaf_rn(ss, rcols, (float)eps));
+        if (isinf(ss)) { /* a float sum that overflowed: summed again, scaled (rowblock.cuh) */
+            float a2 = 0.0f;
+            for (int i = 0; i < cols; i++) {
+                float w = __fmul_rn(v[i], 0x1p-80f);
+                a2 = fmaf(w, w, a2);
+            }
+            sc = se_rb_scale_from_scaled_f(a2, rcols);
+        }
+        const float s2 = __fmul_rn(sc, SE_RB_LOG2E), m2 = __fmul_rn(sc * mx, SE_RB_LOG2E);
+        float l0 = 0.0f, l1 = 0.0f;
+        for (k = 0; k + 1 < cols; k += 2) {
+            float p = se_rb_exp2_ftz(s2, v[k], m2), q = se_rb_exp2_ftz(s2, v[k + 1], m2);
+            v[k] = p;
+            v[k + 1] = q;
+            l0 += p;
+            l1 += q;
+        }
+        if (k < cols) {
+            float p = se_rb_exp2_ftz(s2, v[k], m2);
+            v[k] = p;
+            l0 += p;
+        }
+        const float inv_l = __frcp_rn(l0 + l1);
+        for (k = 0; k < cols; k++)
+            v[k] *= inv_l;
+    }
+    __syncwarp();
+
+    for (int q = lane; q < nch; q += 32) {
+        int64_t g = a0 + 4 * (int64_t)q;
+        float4 c = *(const float4 *)(sm + 4 * q);
+        if (g >= s && g + 3 < e) {
+            __stcs((float4 *)(y + g), c);
+        } else {
+            if (g >= s && g < e)
+                y[g] = c.x;
+            if (g + 1 >= s && g + 1 < e)
+                y[g + 1] = c.y;
+            if (g + 2 >= s && g + 2 < e)
+                y[g + 2] = c.z;
+            if (g + 3 >= s && g + 3 < e)
+                y[g + 3] = c.w;
+        }
+    }
+    if (trace.rec && lane < nr)
+        se_trace_record(&trace, r0 + lane, t0);
+}
+
+/* The launch of se_k_rowblock_lane: blocks of SE_RB_LANE_WARPS spans of 32
+ * rows, dynamic shared memory for their slices (the kernel's attribute
+ * raised once, for the longest row it takes). */
+static se_status rb_lane_launch(const float *x, float *y, int64_t rows, int cols, double eps,
+                                se_trace_buf trace, cudaStream_t stream, se_err *err)
+{
+    static int raised = 0;
+    size_t smem = (size_t)SE_RB_LANE_WARPS * se_rb_lane_slice(cols) * sizeof(float);
+    if (!raised) {
+        SE_CUDA_TRY(cudaFuncSetAttribute(se_k_rowblock_lane,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)((size_t)SE_RB_LANE_WARPS *
+                                               se_rb_lane_slice(SE_RB_LANE_MAX_COLS) *
+                                               sizeof(float))));
+        raised = 1;
+    }
+    int64_t blocks = (rows + 32 * SE_RB_LANE_WARPS - 1) / (32 * SE_RB_LANE_WARPS);
+    if (blocks > INT32_MAX)
+        return se_fail(err, SE_ERR_LIMIT, "rowblock: %lld rows of %d columns need %lld blocks",
+                       (long long)rows, cols, (long long)blocks);
+    se_k_rowblock_lane<<<(unsigned)blocks, SE_RB_LANE_THREADS, smem, stream>>>(x, y, rows, cols,
+                                                                             eps, 1, trace);
+    SE_CUDA_LAUNCHED("se_k_rowblock_lane");
+    return SE_OK;
+}
+
 /* Rows of a multiple of 4 columns (n4 = cols / 4 float4 chunks), x and y
  * 16-byte aligned: straight from global memory into registers, no shared
  * memory and no barrier. G lanes a row (the power of two at or above n4,
@@ -559,6 +707,8 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
         }
     }
     int g, direct = rows * cols <= SE_RB_DIRECT_MAX; /* launch-bound: no barrier on the chain */
+    if (vec && !direct && cols <= SE_RB_LANE_MAX_COLS)
+        return rb_lane_launch(x, y, rows, c, eps, trace, stream, err);
     se_rb_span_fn fn = rb_span_pick(c, direct, &g, &name);
     if (!fn)
         return se_fail(err, SE_ERR_USAGE, "rowblock: no span kernel for rows of %lld columns",

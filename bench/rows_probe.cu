@@ -1,0 +1,356 @@
+/*
+ * rows_probe.cu - a benchmark of rowblock's short-row kernels
+ * (src/gpu/rowblock_rows.cu, included whole so that its file-local kernels
+ * can be launched one by one) against the same process's device-to-device
+ * copy of the same bytes and cuDNN's softmax, on shapes given on the
+ * command line. It prints, per shape and kernel, the median device time of
+ * one launch (CUDA events, L2 warm: the same x every launch), its fraction
+ * of the copy's median, cuDNN's median over it, and the largest relative
+ * difference from rowblock's dispatched kernel over the first 64 MiB of
+ * the output (a check that a candidate
+ * computes the same function, not a validation: the run validates against
+ * float64). Candidates run interleaved, round by round, in a rotating
+ * order. Ratios printed are measured in this one process.
+ *
+ *   rows_probe [--samples N] RxC [RxC ...]
+ *
+ * Built by CMake as the optional target se_rows_probe (bench/CMakeLists
+ * section of CMakeLists.txt). docs/PERFORMANCE.md quotes its output with
+ * the card it ran on.
+ */
+#include "../src/gpu/rowblock_rows.cu"
+
+#include <cudnn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(call)                                                                            \
+    do {                                                                                    \
+        cudaError_t e_ = (call);                                                            \
+        if (e_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "rows_probe: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                    cudaGetErrorString(e_));                                                \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+#define CKDNN(call)                                                                         \
+    do {                                                                                    \
+        cudnnStatus_t s_ = (call);                                                          \
+        if (s_ != CUDNN_STATUS_SUCCESS) {                                                   \
+            fprintf(stderr, "rows_probe: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
+                    cudnnGetErrorString(s_));                                               \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+/* The vector kernel in other shapes of its grid (G lanes a row, P float4 a
+ * lane, R rows a group), with streaming (cs = 1) or plain stores. */
+static __device__ __forceinline__ void probe_vec_body(const float *x, float *y, int64_t rows,
+                                                      int cols, double eps, const int G,
+                                                      const int P, const int R, const int cs)
+{
+    const int lane = threadIdx.x & 31, j = lane % G, k = lane / G, n4 = cols >> 2;
+    const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const int64_t base = warp * R * (32 / G) + k;
+    const float4 *x4 = (const float4 *)x;
+    float4 *y4 = (float4 *)y;
+    float v[4][16];
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const int64_t row = base + (int64_t)r * (32 / G);
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            int c = j + p * G;
+            float4 a = row < rows && c < n4 ? __ldg(x4 + row * n4 + c)
+                                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[r][4 * p] = a.x;
+            v[r][4 * p + 1] = a.y;
+            v[r][4 * p + 2] = a.z;
+            v[r][4 * p + 3] = a.w;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const int64_t row = base + (int64_t)r * (32 / G);
+        unsigned valid = 0;
+#pragma unroll
+        for (int p = 0; p < P; p++)
+            valid |= (row < rows && j + p * G < n4 ? 0xfu : 0u) << (4 * p);
+        float inv_l = se_rb_group_softmax(v[r], valid, cols, eps, G, 4 * P);
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            int c = j + p * G;
+            float4 o = make_float4(v[r][4 * p] * inv_l, v[r][4 * p + 1] * inv_l,
+                                   v[r][4 * p + 2] * inv_l, v[r][4 * p + 3] * inv_l);
+            if (row < rows && c < n4) {
+                if (cs)
+                    __stcs(y4 + row * n4 + c, o);
+                else
+                    y4[row * n4 + c] = o;
+            }
+        }
+    }
+}
+
+#define PROBE_VEC(name, G, P, R, CS)                                                        \
+    __global__ void __launch_bounds__(256) name(const float *x, float *y, int64_t rows,     \
+                                                int cols, double eps)                       \
+    {                                                                                       \
+        probe_vec_body(x, y, rows, cols, eps, G, P, R, CS);                                 \
+    }
+PROBE_VEC(pv_g2p4r1, 2, 4, 1, 1)
+PROBE_VEC(pv_g2p4r2, 2, 4, 2, 1)
+PROBE_VEC(pv_g4p4r1, 4, 4, 1, 1)
+PROBE_VEC(pv_g4p4r2, 4, 4, 2, 1)
+PROBE_VEC(pv_g8p4r1, 8, 4, 1, 1)
+PROBE_VEC(pv_g8p4r2, 8, 4, 2, 1)
+PROBE_VEC(pv_g16p4r1, 16, 4, 1, 1)
+PROBE_VEC(pv_g16p4r2, 16, 4, 2, 1)
+PROBE_VEC(pv_g32p4r2, 32, 4, 2, 1)
+PROBE_VEC(pv_g8p1r4, 8, 1, 4, 1)
+PROBE_VEC(pv_g16p1r4, 16, 1, 4, 1)
+PROBE_VEC(pv_g32p1r4, 32, 1, 4, 1)
+PROBE_VEC(pv_g32p2r2, 32, 2, 2, 1)
+PROBE_VEC(pv_g32p1r4_st, 32, 1, 4, 0)
+PROBE_VEC(pv_g8p4r1_st, 8, 4, 1, 0)
+PROBE_VEC(pv_g16p4r1_st, 16, 4, 1, 0)
+
+typedef void (*probe_vec_fn)(const float *, float *, int64_t, int, double);
+static const struct {
+    const char *name;
+    probe_vec_fn fn;
+    int g, p, r;
+} probe_vecs[] = {
+    {"vec g2p4r1", pv_g2p4r1, 2, 4, 1},     {"vec g2p4r2", pv_g2p4r2, 2, 4, 2},
+    {"vec g4p4r1", pv_g4p4r1, 4, 4, 1},     {"vec g4p4r2", pv_g4p4r2, 4, 4, 2},
+    {"vec g8p4r1", pv_g8p4r1, 8, 4, 1},     {"vec g8p4r2", pv_g8p4r2, 8, 4, 2},
+    {"vec g16p4r1", pv_g16p4r1, 16, 4, 1},  {"vec g16p4r2", pv_g16p4r2, 16, 4, 2},
+    {"vec g32p4r2", pv_g32p4r2, 32, 4, 2},  {"vec g8p1r4", pv_g8p1r4, 8, 1, 4},
+    {"vec g16p1r4", pv_g16p1r4, 16, 1, 4},  {"vec g32p1r4", pv_g32p1r4, 32, 1, 4},
+    {"vec g32p2r2", pv_g32p2r2, 32, 2, 2},  {"vec g32p1r4 st", pv_g32p1r4_st, 32, 1, 4},
+    {"vec g8p4r1 st", pv_g8p4r1_st, 8, 4, 1}, {"vec g16p4r1 st", pv_g16p4r1_st, 16, 4, 1},
+};
+
+/* x: a hash of the index, uniform in [-16, 16), with every 4099th element
+ * 60 (a spread like the run's normal(0, 16) with outliers). */
+__global__ void probe_fill(float *x, int64_t n)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x) {
+        uint32_t h = (uint32_t)i * 2654435761u ^ (uint32_t)(i >> 32) * 40503u;
+        h ^= h >> 15;
+        h *= 2246822519u;
+        h ^= h >> 13;
+        x[i] = i % 4099 == 0 ? 60.0f : ((float)(h >> 8) * 0x1p-24f * 32.0f - 16.0f);
+    }
+}
+
+enum { K_COPY, K_CUDNN, K_ROWBLOCK, K_LANE, K_SPAN, K_VEC };
+typedef struct {
+    char name[40];
+    int kind, vec;
+    double *t;
+    double med, maxrel;
+} cand;
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void launch(const cand *c, const float *x, float *y, int64_t rows, int cols,
+                   cudnnHandle_t dnn, cudnnTensorDescriptor_t desc)
+{
+    se_err err;
+    se_trace_buf tr = {NULL, NULL, 0};
+    switch (c->kind) {
+    case K_COPY:
+        CK(cudaMemcpyAsync(y, x, (size_t)rows * cols * sizeof(float), cudaMemcpyDeviceToDevice, 0));
+        break;
+    case K_CUDNN: {
+        const float one = 1.0f, zero = 0.0f;
+        CKDNN(cudnnSoftmaxForward(dnn, CUDNN_SOFTMAX_ACCURATE, CUDNN_SOFTMAX_MODE_INSTANCE, &one,
+                                  desc, x, &zero, desc, y));
+        break;
+    }
+    case K_ROWBLOCK:
+        if (se_rb_rows_launch(x, y, rows, cols, 1e-6, tr, 0, &err) != SE_OK) {
+            fprintf(stderr, "rows_probe: rowblock: %s\n", err.msg);
+            exit(1);
+        }
+        break;
+    case K_LANE:
+        if (rb_lane_launch(x, y, rows, cols, 1e-6, tr, 0, &err) != SE_OK) {
+            fprintf(stderr, "rows_probe: lane: %s\n", err.msg);
+            exit(1);
+        }
+        break;
+    case K_SPAN: { /* the staged group kernels, the path before se_k_rowblock_lane */
+        int g;
+        const char *name;
+        se_rb_span_fn fn = rb_span_pick(cols, 0, &g, &name);
+        int R = se_rb_span_rows(cols);
+        int64_t blocks = ((rows + R - 1) / R + SE_RB_SPAN_WARPS - 1) / SE_RB_SPAN_WARPS;
+        fn<<<(unsigned)blocks, SE_RB_SPAN_THREADS>>>(x, y, rows, cols, 1e-6, 1, tr);
+        CK(cudaGetLastError());
+        break;
+    }
+    default: {
+        int g = probe_vecs[c->vec].g, r = probe_vecs[c->vec].r;
+        int64_t rows_per_block = (int64_t)r * (32 / g) * 8;
+        int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
+        probe_vecs[c->vec].fn<<<(unsigned)blocks, 256>>>(x, y, rows, cols, 1e-6);
+        CK(cudaGetLastError());
+    }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int samples = 30, first = 1;
+    if (argc > 2 && strcmp(argv[1], "--samples") == 0) {
+        char *end;
+        long n = strtol(argv[2], &end, 10);
+        if (*end || n < 3 || n > 10000) {
+            fprintf(stderr, "rows_probe: --samples: expected 3..10000, got '%s'\n", argv[2]);
+            return 2;
+        }
+        samples = (int)n;
+        first = 3;
+    }
+    if (first >= argc) {
+        fprintf(stderr, "usage: rows_probe [--samples N] RxC [RxC ...]\n");
+        return 2;
+    }
+    int64_t maxn = 0;
+    for (int a = first; a < argc; a++) {
+        long long r, c;
+        char tail;
+        if (sscanf(argv[a], "%lldx%lld%c", &r, &c, &tail) != 2 || r < 1 || c < 1 ||
+            c > SE_RB_ROWS_MAX_COLS || r * c > (1LL << 31)) {
+            fprintf(stderr, "rows_probe: shape '%s': expected RxC, 1 <= C <= %d, R C <= 2^31\n",
+                    argv[a], SE_RB_ROWS_MAX_COLS);
+            return 2;
+        }
+        if (r * c > maxn)
+            maxn = r * c;
+    }
+    float *x, *y, *yref;
+    CK(cudaMalloc(&x, maxn * sizeof(float)));
+    CK(cudaMalloc(&y, maxn * sizeof(float)));
+    CK(cudaMalloc(&yref, maxn * sizeof(float)));
+    probe_fill<<<1024, 256>>>(x, maxn);
+    CK(cudaGetLastError());
+    float *hy = (float *)malloc(maxn * sizeof(float)), *hr = (float *)malloc(maxn * sizeof(float));
+    cudnnHandle_t dnn;
+    cudnnTensorDescriptor_t desc;
+    CKDNN(cudnnCreate(&dnn));
+    CKDNN(cudnnCreateTensorDescriptor(&desc));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    printf("rows_probe: %s, %d SMs, %d samples a kernel, L2 warm\n", prop.name,
+           prop.multiProcessorCount, samples);
+    printf("%-14s %-16s %10s %8s %10s %10s\n", "shape", "kernel", "median us", "of copy",
+           "cudnn/it", "max rel");
+    for (int a = first; a < argc; a++) {
+        long long rl, cl;
+        sscanf(argv[a], "%lldx%lld", &rl, &cl);
+        int64_t rows = rl;
+        int cols = (int)cl;
+        size_t bytes = (size_t)rows * cols * sizeof(float);
+        CKDNN(cudnnSetTensor4dDescriptor(desc, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, (int)rows,
+                                         cols, 1, 1));
+        cand c[32];
+        int nc = 0;
+        const int kinds[] = {K_COPY, K_CUDNN, K_ROWBLOCK};
+        const char *names[] = {"copy", "cudnn", "rowblock"};
+        for (int k = 0; k < 3; k++) {
+            memset(&c[nc], 0, sizeof c[nc]);
+            c[nc].kind = kinds[k];
+            snprintf(c[nc].name, sizeof c[nc].name, "%s", names[k]);
+            nc++;
+        }
+        if (cols <= SE_RB_LANE_MAX_COLS) {
+            memset(&c[nc], 0, sizeof c[nc]);
+            c[nc].kind = K_LANE;
+            snprintf(c[nc].name, sizeof c[nc].name, "lane");
+            nc++;
+        }
+        if (cols % 4 != 0) {
+            memset(&c[nc], 0, sizeof c[nc]);
+            c[nc].kind = K_SPAN;
+            snprintf(c[nc].name, sizeof c[nc].name, "span (before)");
+            nc++;
+        }
+        if (cols % 4 == 0)
+            for (size_t v = 0; v < sizeof probe_vecs / sizeof probe_vecs[0]; v++) {
+                int n4 = cols / 4, cap = probe_vecs[v].g * probe_vecs[v].p;
+                if (cap < n4 || cap >= 2 * n4 * (probe_vecs[v].p > 1 ? 1 : 2))
+                    continue; /* does not fit, or half its lanes idle */
+                memset(&c[nc], 0, sizeof c[nc]);
+                c[nc].kind = K_VEC;
+                c[nc].vec = (int)v;
+                snprintf(c[nc].name, sizeof c[nc].name, "%s", probe_vecs[v].name);
+                nc++;
+            }
+        /* the reference output: rowblock's dispatched kernel */
+        launch(&c[2], x, yref, rows, cols, dnn, desc);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hr, yref, bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20),
+                      cudaMemcpyDeviceToHost));
+        for (int i = 0; i < nc; i++) {
+            c[i].t = (double *)malloc(samples * sizeof(double));
+            if (c[i].kind == K_COPY || c[i].kind == K_CUDNN) {
+                c[i].maxrel = -1;
+                continue;
+            }
+            CK(cudaMemset(y, 0xff, bytes)); /* NaN: an element not written shows */
+            launch(&c[i], x, y, rows, cols, dnn, desc);
+            CK(cudaDeviceSynchronize());
+            size_t check = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20);
+            CK(cudaMemcpy(hy, y, check, cudaMemcpyDeviceToHost));
+            double m = 0;
+            for (int64_t k = 0; k < (int64_t)(check / sizeof(float)); k++) {
+                double d = fabs((double)hy[k] - hr[k]) / (fabs((double)hr[k]) + 1e-30);
+                if (!(d <= m))
+                    m = d; /* NaN wins */
+            }
+            c[i].maxrel = m;
+        }
+        for (int w = 0; w < 3; w++)
+            for (int i = 0; i < nc; i++)
+                launch(&c[i], x, y, rows, cols, dnn, desc);
+        for (int s = 0; s < samples; s++)
+            for (int k = 0; k < nc; k++) {
+                int i = (k + s) % nc;
+                CK(cudaEventRecord(e0, 0));
+                launch(&c[i], x, y, rows, cols, dnn, desc);
+                CK(cudaEventRecord(e1, 0));
+                CK(cudaEventSynchronize(e1));
+                float ms;
+                CK(cudaEventElapsedTime(&ms, e0, e1));
+                c[i].t[s] = ms * 1e3;
+            }
+        for (int i = 0; i < nc; i++) {
+            qsort(c[i].t, samples, sizeof(double), cmp_d);
+            c[i].med = c[i].t[samples / 2];
+        }
+        for (int i = 0; i < nc; i++) {
+            char rel[24];
+            if (c[i].maxrel < 0)
+                snprintf(rel, sizeof rel, "-");
+            else
+                snprintf(rel, sizeof rel, "%.2e", c[i].maxrel);
+            printf("%-14s %-16s %10.2f %8.3f %10.3f %10s\n", argv[a], c[i].name, c[i].med,
+                   c[0].med / c[i].med, c[1].med / c[i].med, rel);
+            free(c[i].t);
+        }
+        fflush(stdout);
+    }
+    return 0;
+}
