@@ -144,12 +144,13 @@ static __device__ __forceinline__ void se_ln_tile_a(const se_gpu_problem *p, int
 static __device__ __forceinline__ void se_ln_row_store(const se_gpu_problem *p, int64_t row,
                                                        double sum, double sq)
 {
+    /* pinned: no contraction of the square into the subtraction */
     double n = (double)p->cols;
-    double mean = sum / n;
-    double var = sq / n - mean * mean;
+    double mean = __ddiv_rn(sum, n);
+    double var = __dadd_rn(__ddiv_rn(sq, n), -__dmul_rn(mean, mean));
     var = var > 0.0 ? var : 0.0;
     p->ln_mean[row] = (float)mean;
-    p->ln_rstd[row] = (float)(1.0 / sqrt(var + p->eps));
+    p->ln_rstd[row] = (float)__ddiv_rn(1.0, __dsqrt_rn(__dadd_rn(var, p->eps)));
 }
 
 /* Phase B of a row split over tiles (g = 1), by one full warp: the row's
