@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # softmax-ptx-unchanged.sh [BASE] - compiles the RMS-scaled softmax's kernel
 # files (phases, fusion, megakernel, rowblock*, controls, inputs, prescale)
-# to PTX for sm_90 at BASE (default: main) and in the working tree, and
+# to PTX for sm_90 at BASE (default: where this branch left main, git
+# merge-base HEAD main) and in the working tree, and
 # compares them, with two differences masked: the byte size of a kernel's
 # parameter (se_gpu_problem gained LayerNorm's fields at its end) and the
 # per-path hash nvcc puts in internal symbol names. Identical PTX is
@@ -9,7 +10,7 @@
 # changed. Needs nvcc only (no GPU). Exits 1 when a file's PTX differs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-base=${1:-main}
+base=${1:-$(git merge-base HEAD main)}
 command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
