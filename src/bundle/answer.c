@@ -423,6 +423,7 @@ se_status se_answer_build(const se_rundata *runs, size_t n_runs, se_answer *a, s
         return st;
     a->n_runs = n_runs;
     a->multi = n_runs > 1;
+    a->op = se_rundata_operation(ref);
     st = run_span(runs, n_runs, a, err);
     if (st != SE_OK) {
         se_answer_free(a);

@@ -53,6 +53,9 @@ typedef struct se_answer_context {
 } se_answer_context;
 
 typedef struct se_answer {
+    const struct se_operation *op; /* the first run's workload (se_rundata_operation): a
+                                      workload other than the softmax gets its own
+                                      section (render/answer_text.c) */
     size_t n_runs;
     char run_ids[8][64];        /* the first few runs' ids, for captions */
     size_t n_shapes;

@@ -11,8 +11,9 @@
 #include "bundle/paths.h"
 #include "bundle/sha256.h"
 #include "model/json.h"
+#include "model/operation.h"
 
-static const se_peer_info peer_table[SE_NPEERS] = {
+static const se_peer_info peer_table[SE_PEERS_ALL] = {
     {"torch-eager", "x",
      "softmax(x * rsqrt(mean(x^2, -1) + eps), -1) in plain torch ops, eager"},
     {"torch-compile", "x",
@@ -25,17 +26,60 @@ static const se_peer_info peer_table[SE_NPEERS] = {
      "Quack's CuTe DSL softmax (quack.softmax.softmax_fwd) of the pre-scaled input xp"},
     {"flashinfer-softmax", "xp",
      "FlashInfer's softmax (flashinfer.sampling.softmax) of the pre-scaled input xp"},
+    {"torch-layernorm-eager", "x",
+     "torch.nn.functional.layer_norm(x, (cols,), gamma, beta, eps), eager, gamma and beta the "
+     "harness's functions of the column"},
+    {"torch-layernorm-compile", "x",
+     "torch.compile (static shapes, full graph) of the torch-layernorm-eager function"},
+    {"liger-layernorm", "x",
+     "Liger-Kernel's Triton LayerNorm (LigerLayerNormFunction) of x with the same gamma and beta"},
 };
+
+/* Each operation's peers in the table (model/operation.c's `peers`, in
+ * order). */
+static const struct {
+    const char *operation;
+    se_peer_set set;
+} operation_peers[] = {
+    {"rms-softmax", {0, 6}},
+    {"layernorm", {6, 3}},
+};
+
+se_peer_set se_peer_set_of(const char *operation)
+{
+    se_peer_set none = {0, 0};
+    for (size_t i = 0; operation && i < sizeof operation_peers / sizeof operation_peers[0]; i++)
+        if (strcmp(operation_peers[i].operation, operation) == 0)
+            return operation_peers[i].set;
+    return none;
+}
+
+int se_peers_version_of(const char *operation)
+{
+    return operation && strcmp(operation, "rms-softmax") == 0 ? 2 : 3;
+}
+
+se_peer_set se_peers_set(const json_t *peers)
+{
+    json_int_t v = json_integer_value(json_object_get(peers, "version"));
+    se_peer_set s = {0, 0};
+    if (v == 1)
+        s.count = 3;
+    else if (v == 2)
+        s.count = SE_NPEERS;
+    else if (v == 3)
+        s = se_peer_set_of(json_string_value(json_object_get(peers, "operation")));
+    return s;
+}
 
 size_t se_peers_per_shape(const json_t *peers)
 {
-    json_int_t v = json_integer_value(json_object_get(peers, "version"));
-    return v == 1 ? 3 : v == 2 ? SE_NPEERS : 0;
+    return (size_t)se_peers_set(peers).count;
 }
 
 const se_peer_info *se_peer_get(int peer)
 {
-    return peer >= 0 && peer < SE_NPEERS ? &peer_table[peer] : NULL;
+    return peer >= 0 && peer < SE_PEERS_ALL ? &peer_table[peer] : NULL;
 }
 
 void se_peer_case(const se_shape *s, int peer, se_case_id *c)
@@ -280,17 +324,27 @@ size_t se_peers_check(const json_t *j, const se_peers_env *env, se_peers_counts 
     if (json_number_value(json_object_get(tol, "atol")) != env->p->tol.atol ||
         json_number_value(json_object_get(tol, "rtol")) != env->p->tol.rtol)
         complain(&k, SE_PEERS_FILE ": field 'tolerance': differs from " SE_PROTOCOL_JSON);
-    size_t per = se_peers_per_shape(j), want = env->p->n_shapes * per;
+    se_peer_set set = se_peers_set(j);
+    size_t per = (size_t)set.count, want = env->p->n_shapes * per;
     if (!per) {
-        complain(&k, SE_PEERS_FILE ": field 'version': expected 1 or 2");
+        complain(&k, SE_PEERS_FILE ": field 'version': expected 1 or 2, or 3 with a known "
+                 "'operation'");
         return k.problems;
     }
+    /* the peers of the run's own operation (version 3 names it; 1 and 2
+     * are the softmax's) */
+    const char *op = json_integer_value(json_object_get(j, "version")) == 3
+                         ? json_string_value(json_object_get(j, "operation"))
+                         : "rms-softmax";
+    if (strcmp(op, se_protocol_operation(env->p)->name) != 0)
+        complain(&k, SE_PEERS_FILE ": field 'operation': '%s', the protocol's workload is '%s'",
+                 op, se_protocol_operation(env->p)->name);
     if (json_array_size(list) != want)
         complain(&k, SE_PEERS_FILE ": field 'peers': %zu entries, the protocol's %zu shapes imply %zu",
                  json_array_size(list), env->p->n_shapes, want);
     for (size_t i = 0; i < json_array_size(list) && i < want; i++) {
         se_case_id c;
-        se_peer_case(&env->p->shapes[i / per], (int)(i % per), &c);
+        se_peer_case(&env->p->shapes[i / per], set.first + (int)(i % per), &c);
         check_entry(&k, i, json_array_get(list, i), &c, counts);
     }
     return k.problems;

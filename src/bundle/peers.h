@@ -28,12 +28,19 @@
 /* se_case_id.strategy of a peer case: not a strategy, not the copy. */
 #define SE_CASE_PEER (-3)
 
-/* torch-eager, torch-compile, torch-softmax, then the fastest published
- * softmax kernels: liger-softmax, quack-softmax, flashinfer-softmax. A
- * version 1 peers.json (runs before the last three) lists the first three
- * per shape; version 2 all of them (se_peers_per_shape). */
-#define SE_NPEERS 6
-#define SE_PEERS_VERSION 2
+/* The peer table: the RMS-scaled softmax's six, torch-eager,
+ * torch-compile, torch-softmax, then the fastest published softmax
+ * kernels: liger-softmax, quack-softmax, flashinfer-softmax; then
+ * LayerNorm's three, torch-layernorm-eager, torch-layernorm-compile,
+ * liger-layernorm (bench/peers.py's OPERATION_PEERS, model/operation.c's
+ * `peers`). A run measures its operation's peers. A version 1 peers.json
+ * (runs before the last three softmax peers) lists the softmax's first
+ * three per shape; version 2 its six (every softmax run since, unchanged);
+ * version 3 names its "operation" and lists that operation's peers (a
+ * LayerNorm run). */
+#define SE_NPEERS 6      /* the most peers of one operation (the softmax's) */
+#define SE_PEERS_ALL 9   /* the table's entries */
+#define SE_PEERS_VERSION 3
 
 typedef struct se_peer_info {
     const char *name;     /* "torch-eager" */
@@ -41,10 +48,29 @@ typedef struct se_peer_info {
     const char *computes; /* one line: what it computes and how */
 } se_peer_info;
 
+/* Entry `peer` of the table (0 .. SE_PEERS_ALL - 1), or NULL. */
 const se_peer_info *se_peer_get(int peer);
 
-/* Entries per shape in a peers.json: 3 for version 1, SE_NPEERS for version
- * 2, 0 for anything else. */
+/* An operation's peers: table entries first .. first + count - 1. */
+typedef struct se_peer_set {
+    int first, count;
+} se_peer_set;
+
+/* The peers of the operation named `operation` (model/operation.h's
+ * names: "rms-softmax", "layernorm"); count 0 for another name. */
+se_peer_set se_peer_set_of(const char *operation);
+
+/* The peers.json version a run of that operation writes: 2 for the
+ * softmax (as every softmax run before LayerNorm), 3 for another (with the
+ * field "operation"). */
+int se_peers_version_of(const char *operation);
+
+/* The peers a peers.json lists per shape: version 1 the softmax's first
+ * three, version 2 its six, version 3 those of its field "operation";
+ * count 0 for anything else. */
+se_peer_set se_peers_set(const json_t *peers);
+
+/* Entries per shape in a peers.json: se_peers_set's count. */
 size_t se_peers_per_shape(const json_t *peers);
 
 /* The case of a peer on a shape: id "<rows>x<cols>.<peer>", samples file

@@ -6,6 +6,7 @@
  */
 #include "bundle/records.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "bundle/paths.h"
@@ -193,7 +194,10 @@ json_t *se_validation_json(const se_tolerance *tol, int invocations,
         json_object_set_new(o, "graph_nodes", json_integer((json_int_t)v[i].graph_nodes));
         json_object_set_new(o, "invocations", json_integer(v[i].invocations));
         se_compare_json_set(o, v[i].vs_ref);
-        json_object_set_new(o, "vs_cudnn_max_rel", json_real(v[i].vs_cudnn->max_rel_err));
+        /* NaN where the operation has no cuDNN reference (LayerNorm): null */
+        json_object_set_new(o, "vs_cudnn_max_rel", isnan(v[i].vs_cudnn->max_rel_err)
+                                                       ? json_null()
+                                                       : json_real(v[i].vs_cudnn->max_rel_err));
         json_object_set_new(o, "vs_cudnn_fails", json_integer(v[i].vs_cudnn->n_fail));
         json_object_set_new(o, "repeat_identical", json_boolean(v[i].repeat_identical));
         json_object_set_new(o, "matches_tiled", v[i].matches_tiled < 0

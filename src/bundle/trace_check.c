@@ -241,7 +241,7 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
     int64_t ph_last[SE_NPHASES], ph_tasks[SE_NPHASES];
     double overlap_ns = 0.0, later_ns = 0.0;
     if (kind != SE_TRACE_ROWS) {
-        for (int ph = 0; ph < SE_NPHASES; ph++) {
+        for (int ph = 0; ph < g->phases; ph++) {
             ph_start[ph] = UINT64_MAX;
             ph_end[ph] = 0;
             ph_last[ph] = -1;
@@ -262,7 +262,7 @@ se_status se_trace_check(const se_taskgeom *g, se_trace_kind kind, const se_trac
                 ph_last[ph] = k;
             }
         }
-        for (int ph = 0; ph < SE_NPHASES; ph++) {
+        for (int ph = 0; ph < g->phases; ph++) {
             char key[2] = {se_trace_phase_letter[ph], '\0'};
             json_object_set_new(phases, key,
                                 ph_tasks[ph] ? json_pack("{s:I, s:I, s:I, s:I}", "tasks",

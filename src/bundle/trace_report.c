@@ -3,6 +3,7 @@
  * traces.json entry and tracing cost from its files, and traces.json.
  */
 #include "bundle/trace.h"
+#include "model/operation.h"
 #include "bundle/trace_internal.h"
 
 #include <errno.h>
@@ -112,7 +113,9 @@ se_status se_trace_case_report(const se_protocol *p, const char *dir, int task_g
                                const se_shape *sh, int strategy, FILE *out, json_t **entry,
                                json_t **cost, int *ok, se_err *err)
 {
-    se_taskgeom g = se_taskgeom_make_v(sh->rows, sh->cols, p->tile, task_graph);
+    /* the graph of the run's operation (its protocol's workload.operation) */
+    se_taskgeom g = se_taskgeom_make_p(sh->rows, sh->cols, p->tile, task_graph,
+                                       se_protocol_operation(p)->n_phases);
     int kind = se_trace_kind_of(p, strategy);
     const char *name = se_protocol_strategy(p, strategy)->name;
     char id[SE_CASE_ID_SIZE], rel[200], urel[220], trel[220];

@@ -311,7 +311,7 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
             if (!st || (strcmp(st, "ok") != 0 && strcmp(st, "failed") != 0))
                 continue;
             se_case_id c;
-            se_peer_case(sh, (int)k, &c);
+            se_peer_case(sh, se_peers_set(peers).first + (int)k, &c);
             se_path_array_y(c.id, rel, sizeof rel);
             require_array(v, rel, &missing);
         }
@@ -481,7 +481,7 @@ static void check_peers(verify_ctx *v, const se_protocol *p)
         if (!per || i >= p->n_shapes * per)
             break;
         se_case_id c;
-        se_peer_case(&p->shapes[i / per], (int)(i % per), &c);
+        se_peer_case(&p->shapes[i / per], se_peers_set(j).first + (int)(i % per), &c);
         const char *st = json_string_value(json_object_get(e, "status"));
         const char *cid = json_string_value(json_object_get(e, "case"));
         if (cid && strcmp(cid, c.id) == 0 && st &&

@@ -45,4 +45,8 @@ const void *se_fusion_kernel(int tg);
 const void *se_megakernel_kernel(int tg);
 const void *se_megakernel_init_kernel(void);
 
+/* LayerNorm's (ln_fused.cu). */
+const void *se_ln_fusion_kernel(int tg);
+const void *se_ln_megakernel_kernel(int tg);
+
 #endif

@@ -19,6 +19,16 @@ __global__ void se_k_phase_b_packed(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_c_packed(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_d_packed(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_phase_e_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_phase_a(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_phase_b(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_phase_c(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_phase_a_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_phase_b_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_phase_c_packed(const __grid_constant__ se_gpu_problem p);
+__global__ void se_k_ln_rowblock_warp(const float *x, float *y, int64_t rows, int cols,
+                                      double eps, se_trace_buf trace);
+__global__ void se_k_ln_rowblock_block(const float *x, float *y, int64_t cols, double eps,
+                                       se_trace_buf trace);
 __global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
                               se_trace_buf trace);
 __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps, int vec4,
@@ -115,6 +125,30 @@ static const se_kernel_entry se_kernel_entries[] = {
      "megakernel, megakernel-graph: packed rows"},
     {"se_k_megakernel_init", se_megakernel_init_kernel(), SE_TILE_THREADS,
      "control: the megakernel's initialization alone"},
+    {"se_k_ln_phase_a", (const void *)se_k_ln_phase_a, SE_TILE_THREADS,
+     "layernorm: stream, graph: groups of one row"},
+    {"se_k_ln_phase_b", (const void *)se_k_ln_phase_b, SE_TILE_THREADS,
+     "layernorm: stream, graph: groups of one row"},
+    {"se_k_ln_phase_c", (const void *)se_k_ln_phase_c, SE_TILE_THREADS,
+     "layernorm: stream, graph: groups of one row"},
+    {"se_k_ln_phase_a_packed", (const void *)se_k_ln_phase_a_packed, SE_TILE_THREADS,
+     "layernorm: stream, graph: packed rows"},
+    {"se_k_ln_phase_b_packed", (const void *)se_k_ln_phase_b_packed, SE_TILE_THREADS,
+     "layernorm: stream, graph: packed rows"},
+    {"se_k_ln_phase_c_packed", (const void *)se_k_ln_phase_c_packed, SE_TILE_THREADS,
+     "layernorm: stream, graph: packed rows"},
+    {"se_k_ln_fusion", se_ln_fusion_kernel(SE_TG_ROWS), SE_TILE_THREADS,
+     "layernorm: fusion, fusion-graph: groups of one row"},
+    {"se_k_ln_fusion_packed", se_ln_fusion_kernel(SE_TG_PACKED), SE_TILE_THREADS,
+     "layernorm: fusion, fusion-graph: packed rows"},
+    {"se_k_ln_megakernel", se_ln_megakernel_kernel(SE_TG_ROWS), SE_TILE_THREADS,
+     "layernorm: megakernel, megakernel-graph: groups of one row"},
+    {"se_k_ln_megakernel_packed", se_ln_megakernel_kernel(SE_TG_PACKED), SE_TILE_THREADS,
+     "layernorm: megakernel, megakernel-graph: packed rows"},
+    {"se_k_ln_rowblock_warp", (const void *)se_k_ln_rowblock_warp, SE_TILE_THREADS,
+     "layernorm: rowblock, rows of up to 1024 columns (a warp a row, in registers)"},
+    {"se_k_ln_rowblock_block", (const void *)se_k_ln_rowblock_block, 1024,
+     "layernorm: rowblock, rows over 1024 columns (a block a row, in registers up to 8192)"},
     {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
      "rowblock, rows neither the grid nor a cluster takes (three passes)"},
     {"se_k_rowblock_grid", (const void *)se_k_rowblock_grid, 1024,

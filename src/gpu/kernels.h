@@ -1,5 +1,7 @@
 /*
- * kernels.h - the C interface to every GPU kernel of softmax-evidence.
+ * kernels.h - the C interface to every GPU kernel of softmax-evidence: the
+ * RMS-scaled softmax's and LayerNorm forward's (the se_gpu_ln_* functions,
+ * ln_*.cu; se_gpu_problem.op says which operation a problem is).
  *
  * Each function enqueues work on a stream and returns at once; launch errors
  * come back as SE_ERR_CUDA with the kernel named. Nothing here synchronizes,
@@ -43,8 +45,16 @@ typedef struct se_trace_buf {
     int32_t cap;
 } se_trace_buf;
 
+/* The operations the GPU layer runs: se_gpu_problem.op, model/operation.h's
+ * se_op_id (run/case.c checks that the two agree). */
+#define SE_GPU_OP_RMS_SOFTMAX 0
+#define SE_GPU_OP_LAYERNORM 1
+
 /* Everything a tiled strategy reads and writes on the device. The task
- * graph's numbers are se_taskgeom_make's (model/taskgraph.h). */
+ * graph's numbers are se_taskgeom_make's (model/taskgraph.h); for
+ * LayerNorm (op SE_GPU_OP_LAYERNORM) total_tasks is its graph of three
+ * phases (se_taskgeom_make_p), and it uses ln_part, ln_mean and ln_rstd
+ * instead of the softmax's partials and row statistics. */
 typedef struct se_gpu_problem {
     const float *x;        /* rows x cols input, row-major, 16-byte aligned */
     float *y;              /* rows x cols output, 16-byte aligned */
@@ -60,6 +70,11 @@ typedef struct se_gpu_problem {
     float *row_inv_l;      /* [rows] phase D: 1 / l_r */
     int32_t *counters;     /* [2 * groups] megakernel: A and C completions per group */
     se_trace_buf trace;    /* trace.rec NULL: untraced (the timed runs) */
+    int op;                /* SE_GPU_OP_RMS_SOFTMAX or SE_GPU_OP_LAYERNORM */
+    double *ln_part;       /* LayerNorm: [2 * rows * tiles_per_row] phase A's sums of x per row
+                            * and tile, then (rows * tiles_per_row on) their sums of x^2 */
+    float *ln_mean;        /* LayerNorm: [rows] phase B's mean */
+    float *ln_rstd;        /* LayerNorm: [rows] phase B's 1 / sqrt(var + eps) */
 } se_gpu_problem;
 
 /* stream / graph: one launch per phase, A, B, C, D, E (five launches). */
@@ -120,6 +135,35 @@ typedef struct se_rb_scratch {
 se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t rows, int64_t cols,
                                   double eps, se_rb_scratch scratch, se_trace_buf trace,
                                   cudaStream_t stream, se_err *err);
+
+/* LayerNorm forward (ln_phases.cu, ln_fused.cu, ln_rowblock.cu): the same
+ * strategies over its three phases, A (per tile: sums of x and x^2 in
+ * float64), B (per group: mean and rstd), C (per tile: the write). */
+
+/* stream / graph (pdl 0), stream-pdl / graph-pdl (pdl 1): three launches. */
+se_status se_gpu_ln_phases_enqueue(const se_gpu_problem *p, int pdl, cudaStream_t stream,
+                                   se_err *err);
+
+/* fusion: one cooperative launch, two grid barriers. */
+se_status se_gpu_ln_fusion_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
+                                   se_err *err);
+
+/* megakernel: one cooperative launch, the counter reset and one grid
+ * barrier, then the static schedule with one counter per group. */
+se_status se_gpu_ln_megakernel_enqueue(const se_gpu_problem *p, int blocks, cudaStream_t stream,
+                                       se_err *err);
+
+/* The co-residency limits of LayerNorm's fusion and megakernel kernels. */
+se_status se_gpu_ln_fusion_max_blocks(int *max_blocks, se_err *err);
+se_status se_gpu_ln_megakernel_max_blocks(int *max_blocks, se_err *err);
+
+/* LayerNorm's rowblock control: not tiled, one pass a row (a warp a row of
+ * up to SE_LN_RB_WARP_COLS columns, else a block a row); traced (one
+ * record per row) when trace.rec is not NULL. */
+#define SE_LN_RB_WARP_COLS 1024
+se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_t rows, int64_t cols,
+                                     double eps, se_trace_buf trace, cudaStream_t stream,
+                                     se_err *err);
 
 /* cuDNN's input: xs = s_r * x, one block per row. */
 se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64_t cols,

@@ -52,6 +52,7 @@ static __device__ __forceinline__ se_taskgeom se_gpu_geom(const se_gpu_problem *
     g.cols = p->cols;
     g.tile = p->tile;
     g.version = SE_TASKGRAPH_VERSION;
+    g.phases = SE_NPHASES; /* the softmax's; LayerNorm's kernels set 3 (ln_ops.cuh) */
     g.group = p->group;
     g.groups = p->groups;
     g.tiles_per_row = p->tiles_per_row;

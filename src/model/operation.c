@@ -85,6 +85,8 @@ static const se_operation rms_softmax = {
     .tolerance = {SE_TOL_ATOL, SE_TOL_RTOL},
     .peers = "torch-eager,torch-compile,torch-softmax,liger-softmax,quack-softmax,flashinfer-softmax",
     .on_gpu = 1,
+    .id = SE_OP_RMS_SOFTMAX,
+    .has_cudnn = 1,
 };
 
 /* LayerNorm's row state in se_op_row: v[0] the sum, v[1] the mean, v[2]
@@ -166,7 +168,9 @@ static const se_operation layernorm = {
     .row_value = ln_value,
     .tolerance = {1e-5, SE_TOL_RTOL},
     .peers = "torch-layernorm-eager,torch-layernorm-compile,liger-layernorm",
-    .on_gpu = 0,
+    .on_gpu = 1,
+    .id = SE_OP_LAYERNORM,
+    .has_cudnn = 0,
 };
 
 const se_operation *const se_operations[] = {&rms_softmax, &layernorm};

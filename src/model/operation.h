@@ -6,11 +6,12 @@
  * combine, its float64 reference (whole rows, and row by row in passes for
  * verify's streaming re-check, bit for bit the same), its tolerances and
  * the PyTorch peers that compute it. The RMS-scaled softmax is the first
- * entry, LayerNorm forward the second. The device phase functions, the
- * fused single-kernel controls and the input generator are not in the
- * table yet (the GPU layer still names the RMS-scaled softmax's directly;
- * docs/ADDING-A-WORKLOAD.md says what is left), and `on_gpu` says which
- * entries a run can measure.
+ * entry, LayerNorm forward the second. The device phase functions and
+ * the fused single-kernel controls are the GPU layer's, chosen by `id`
+ * (gpu/kernels.h's se_gpu_problem.op: the softmax's in phases.cu,
+ * fusion.cu, megakernel.cu and rowblock*.cu, LayerNorm's in ln_*.cu;
+ * docs/ADDING-A-WORKLOAD.md), and `on_gpu` says which entries a run can
+ * measure.
  */
 #ifndef SE_OPERATION_H
 #define SE_OPERATION_H
@@ -42,6 +43,10 @@ typedef struct se_op_phase {
 
 #define SE_OP_MAX_PHASES 8
 
+/* Which kernels the GPU layer runs for an entry (se_gpu_problem.op,
+ * gpu/kernels.h's SE_GPU_OP_*, the same numbers). */
+typedef enum se_op_id { SE_OP_RMS_SOFTMAX = 0, SE_OP_LAYERNORM = 1 } se_op_id;
+
 typedef struct se_operation {
     const char *name;    /* [a-z0-9-]: a run's workload.name */
     const char *title;   /* for people: "RMS-scaled softmax" */
@@ -69,6 +74,10 @@ typedef struct se_operation {
      * then, naming workload.operation; verify and the renderers read its
      * runs either way. */
     int on_gpu;
+    se_op_id id; /* the GPU layer's kernels for it */
+    /* Whether cuDNN's legacy API computes it (strategy cudnn, and the
+     * agreement column of validation): the softmax yes, LayerNorm no. */
+    int has_cudnn;
 } se_operation;
 
 /* The table, in order; the first entry is what a run measures unless told

@@ -1,5 +1,7 @@
 /*
- * taskgraph.h - the tiled RMS-softmax as a graph of tasks.
+ * taskgraph.h - a tiled operation as a graph of tasks: the RMS-scaled
+ * softmax's five phases A..E, or LayerNorm's three, A..C (g.phases, the
+ * operation's phase count, model/operation.h).
  *
  * One header for the host and the device: the megakernel schedules with these
  * inline functions, and the host builds the same graph to test it, to simulate
@@ -72,9 +74,23 @@ typedef struct se_taskgeom {
     int64_t tiles_per_row; /* ceil(C / T): tiles of a group (1 when packed) */
     int64_t tile_tasks;    /* groups * tiles_per_row: tasks in each of A, C, E */
     int64_t partials;      /* R * tiles_per_row: A's and C's partials, one per row and tile */
-    int64_t total;         /* 3 * tile_tasks + 2 * groups */
+    int64_t total;         /* 3 * tile_tasks + 2 * groups (5 phases; 3: 2 * tile_tasks + groups) */
     int version;           /* SE_TASKGRAPH_VERSION, or 1 for the runs before packing */
+    int phases;            /* the operation's phases: SE_NPHASES (5), or 3 (LayerNorm) */
 } se_taskgeom;
+
+/* The phase counts a graph may have: odd, 3 to SE_NPHASES. */
+SE_HD int se_phases_valid(int phases)
+{
+    return phases >= 3 && phases <= SE_NPHASES && (phases & 1);
+}
+
+/* Tasks of a graph of `phases` phases: (phases + 1) / 2 tile phases and
+ * phases / 2 row phases. */
+SE_HD int64_t se_taskgeom_total(int64_t tile_tasks, int64_t groups, int phases)
+{
+    return (int64_t)((phases + 1) / 2) * tile_tasks + (int64_t)(phases / 2) * groups;
+}
 
 /* The most rows a group holds: one row a thread of a tile's block
  * (SE_TILE_THREADS in gpu/kernels.h), so a tile function takes every row of
@@ -108,7 +124,19 @@ SE_HD se_taskgeom se_taskgeom_make_v(int64_t rows, int64_t cols, int64_t tile, i
     g.tiles_per_row = (cols + tile - 1) / tile;
     g.tile_tasks = g.groups * g.tiles_per_row;
     g.partials = rows * g.tiles_per_row;
-    g.total = 3 * g.tile_tasks + 2 * g.groups;
+    g.phases = SE_NPHASES;
+    g.total = se_taskgeom_total(g.tile_tasks, g.groups, g.phases);
+    return g;
+}
+
+/* The same graph for an operation of `phases` phases (se_phases_valid;
+ * the softmax's 5 gives se_taskgeom_make_v's). */
+SE_HD se_taskgeom se_taskgeom_make_p(int64_t rows, int64_t cols, int64_t tile, int version,
+                                     int phases)
+{
+    se_taskgeom g = se_taskgeom_make_v(rows, cols, tile, version);
+    g.phases = phases;
+    g.total = se_taskgeom_total(g.tile_tasks, g.groups, phases);
     return g;
 }
 
@@ -145,7 +173,9 @@ SE_HD int64_t se_tile_elems(const se_taskgeom *g, int64_t i, int64_t t)
     return se_group_rows(g, i) * se_tile_len(g, t);
 }
 
-/* First task id of a phase. */
+/* First task id of a phase: the tile phases and the row phases before
+ * it (A 0, B T, C T + G, D 2T + G, E 2T + 2G with T tile tasks and G
+ * groups, whatever the graph's phase count). */
 SE_HD int64_t se_phase_base(const se_taskgeom *g, int phase)
 {
     switch (phase) {
@@ -155,6 +185,12 @@ SE_HD int64_t se_phase_base(const se_taskgeom *g, int phase)
     case SE_PHASE_D: return 2 * g->tile_tasks + g->groups;
     default: return 2 * g->tile_tasks + 2 * g->groups;
     }
+}
+
+/* The graph's last phase (E, or C for three phases): it releases nothing. */
+SE_HD int se_last_phase(const se_taskgeom *g)
+{
+    return g->phases - 1;
 }
 
 SE_HD int se_phase_is_tiled(int phase)
@@ -173,7 +209,7 @@ SE_HD int64_t se_task_id(const se_taskgeom *g, int phase, int64_t grp, int64_t t
  * and the tile (0 for row phases). */
 SE_HD void se_task_decode(const se_taskgeom *g, int64_t id, int *phase, int64_t *grp, int64_t *tile)
 {
-    int ph = SE_PHASE_E;
+    int ph = se_last_phase(g);
     while (ph > SE_PHASE_A && id < se_phase_base(g, ph))
         ph--;
     int64_t off = id - se_phase_base(g, ph);
@@ -189,7 +225,8 @@ SE_HD void se_task_decode(const se_taskgeom *g, int64_t id, int *phase, int64_t 
 
 /* What completing one task does to the schedule. If counter >= 0, the task
  * increments counters[counter] and releases only when it is the one that
- * brings it to threshold. The released tasks are ids first .. first+count-1. */
+ * brings it to threshold. The released tasks are ids first .. first+count-1.
+ * The last phase (E, or C in a graph of three) releases nothing. */
 typedef struct se_release {
     int64_t counter;   /* index into the 2 * groups counters, or -1 */
     int64_t threshold; /* counter value at which the release happens */
@@ -207,6 +244,8 @@ SE_HD se_release se_task_release(const se_taskgeom *g, int64_t id)
     r.threshold = 0;
     r.first = 0;
     r.count = 0;
+    if (phase >= se_last_phase(g))
+        return r;
     switch (phase) {
     case SE_PHASE_A:
         r.counter = grp;

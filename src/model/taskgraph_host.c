@@ -8,18 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A tile phase (even index) depends on the row task before it (none for
+ * A); a row phase on the group's tiles of the phase before it. */
 int64_t se_task_dep_count(const se_taskgeom *g, int64_t id)
 {
     int phase;
     int64_t grp, tile;
     se_task_decode(g, id, &phase, &grp, &tile);
-    switch (phase) {
-    case SE_PHASE_A: return 0;
-    case SE_PHASE_B: return g->tiles_per_row;
-    case SE_PHASE_C: return 1;
-    case SE_PHASE_D: return g->tiles_per_row;
-    default: return 1;
-    }
+    if (phase == SE_PHASE_A)
+        return 0;
+    return se_phase_is_tiled(phase) ? 1 : g->tiles_per_row;
 }
 
 int64_t se_task_dep(const se_taskgeom *g, int64_t id, int64_t k)
@@ -27,19 +25,19 @@ int64_t se_task_dep(const se_taskgeom *g, int64_t id, int64_t k)
     int phase;
     int64_t grp, tile;
     se_task_decode(g, id, &phase, &grp, &tile);
-    switch (phase) {
-    case SE_PHASE_B: return se_task_id(g, SE_PHASE_A, grp, k);
-    case SE_PHASE_C: return se_task_id(g, SE_PHASE_B, grp, 0);
-    case SE_PHASE_D: return se_task_id(g, SE_PHASE_C, grp, k);
-    case SE_PHASE_E: return se_task_id(g, SE_PHASE_D, grp, 0);
-    default: return -1;
-    }
+    if (phase == SE_PHASE_A)
+        return -1;
+    return se_phase_is_tiled(phase) ? se_task_id(g, phase - 1, grp, 0)
+                                    : se_task_id(g, phase - 1, grp, k);
 }
 
 se_status se_taskgeom_check(const se_taskgeom *g, se_err *err)
 {
     /* total = 3*groups*n + 2*groups <= 3*R*n + 2*R with R*n <= R*C <= 2^40
      * (se_parse_shape's element limit), so it cannot overflow int64. */
+    if (!se_phases_valid(g->phases))
+        return se_fail(err, SE_ERR_USAGE, "a task graph of %d phases: the graphs have 3 to %d, "
+                       "an odd count", g->phases, SE_NPHASES);
     if (g->total > SE_MAX_TASKS)
         return se_fail(err, SE_ERR_LIMIT,
                        "shape %" PRId64 "x%" PRId64 " with tile %" PRId64 " has %" PRId64
@@ -134,8 +132,10 @@ static se_status sim_row_task(sim_state *s, const se_mk_visit *v, int tile_phase
     return sim_run(s, rel.first, err);
 }
 
-/* A simulated block: its visit and where it is in it. */
-enum { S_A, S_WAIT_B, S_C, S_WAIT_D, S_E, S_DONE };
+/* A simulated block: its visit and where it is in it: step k < phases is
+ * phase k's part of the visit (a tile phase's tiles and its arrival; a
+ * row phase's wait for the row task), S_DONE when it has no more. */
+enum { S_DONE = -1 };
 
 typedef struct sim_block {
     se_mk_visit v;
@@ -189,7 +189,7 @@ se_status se_mk_simulate_variant(const se_taskgeom *g, int k, int blocks, uint64
     }
     for (int i = 0; i < blocks; i++) {
         b[i].v = sim_visit(&pl, (unsigned)i);
-        b[i].step = b[i].v.u < pl.units ? S_A : S_DONE;
+        b[i].step = b[i].v.u < pl.units ? SE_PHASE_A : S_DONE;
     }
     uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
     for (;;) {
@@ -199,37 +199,25 @@ se_status se_mk_simulate_variant(const se_taskgeom *g, int k, int blocks, uint64
             sim_block *cur = &b[(start + i) % blocks];
             const se_mk_visit *v = &cur->v;
             int64_t need = (int64_t)pl.n + 1;
-            switch (cur->step) {
-            case S_DONE: continue;
-            case S_A:
-                st = sim_tiles(&s, &pl, v, SE_PHASE_A, err);
-                if (st == SE_OK)
-                    st = sim_row_task(&s, v, SE_PHASE_A, err);
+            if (cur->step == S_DONE)
+                continue;
+            if (se_phase_is_tiled(cur->step)) {
+                /* the tiles, then (but after the last phase) the arrival */
+                st = sim_tiles(&s, &pl, v, cur->step, err);
+                if (st == SE_OK && cur->step < g->phases - 1)
+                    st = sim_row_task(&s, v, cur->step, err);
                 moved = 1;
-                break;
-            case S_WAIT_B:
-                moved = v->mine >= pl.n || s.counters[v->grp] == need;
-                break;
-            case S_C:
-                st = sim_tiles(&s, &pl, v, SE_PHASE_C, err);
-                if (st == SE_OK)
-                    st = sim_row_task(&s, v, SE_PHASE_C, err);
-                moved = 1;
-                break;
-            case S_WAIT_D:
-                moved = v->mine >= pl.n || s.counters[g->groups + v->grp] == need;
-                break;
-            default: /* S_E */
-                st = sim_tiles(&s, &pl, v, SE_PHASE_E, err);
-                moved = 1;
-                break;
+            } else {
+                /* the wait for the row task on the counter of the tile
+                 * phase before it (A's, then C's) */
+                moved = v->mine >= pl.n || s.counters[(cur->step / 2) * g->groups + v->grp] == need;
             }
             live++;
             if (st != SE_OK)
                 goto out;
-            if (moved && ++cur->step > S_E) {
+            if (moved && ++cur->step > g->phases - 1) {
                 cur->v = sim_visit(&pl, v->u_end);
-                cur->step = cur->v.u < pl.units ? S_A : S_DONE;
+                cur->step = cur->v.u < pl.units ? SE_PHASE_A : S_DONE;
             }
         }
         if (!moved) {

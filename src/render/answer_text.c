@@ -9,6 +9,7 @@
 
 #include "bundle/runset.h"
 #include "bundle/verify.h"
+#include "model/operation.h"
 #include "render/answer_summary.h"
 #include "render/buf.h"
 #include "render/doc.h"
@@ -279,10 +280,43 @@ static void runs_sentence(se_buf *b, const se_answer *a)
                                  : "");
 }
 
+/* A workload other than the RMS-scaled softmax (the first entry, whose
+ * runs' answers read as they always have): its own section, first. What
+ * each mechanism takes away depends on the phase count the run recorded
+ * (strategies.json's workload): stream and graph launch one kernel a
+ * phase, the PDL forms overlap the boundaries between them, fusion
+ * passes a grid barrier at each, the megakernel waits on a per-row
+ * counter at each row phase. The ratios below are on those phases. */
+static void workload_sentence(se_buf *b, const se_answer *a)
+{
+    const se_operation *op = a->op, *first = se_operation_default();
+    if (!op || op == first)
+        return;
+    int n = op->n_phases, n0 = first->n_phases, rows = 0, rows0 = 0;
+    for (int i = 0; i < n; i++)
+        rows += !op->phases[i].per_tile;
+    for (int i = 0; i < n0; i++)
+        rows0 += !first->phases[i].per_tile;
+    se_buf_printf(b, "Workload: %s (%s), a tiled operation of %d phases (", op->title, op->brief, n);
+    for (int i = 0; i < n; i++)
+        se_buf_printf(b, "%s%c %s: %s", i ? "; " : "", op->phases[i].letter,
+                      op->phases[i].per_tile ? "per tile" : "per row", op->phases[i].does);
+    se_buf_printf(b, "), where the %s has %d. So stream and graph launch %d kernels a call (the "
+                  "%s %d), stream-pdl and graph-pdl overlap %d kernel boundaries (%d), fusion "
+                  "passes %d grid barriers (%d) and the megakernel waits on %d per-row "
+                  "counter%s (%d): each mechanism below has %s to save than on the %s, and its "
+                  "ratios to stream are this workload's, measured on its own phases; the %s's "
+                  "answer is its own run's.\n",
+                  first->title, n0, n, first->title, n0, n - 1, n0 - 1, n - 1, n0 - 1, rows,
+                  rows == 1 ? "" : "s", rows0, n < n0 ? "fewer boundaries" : "as many boundaries",
+                  first->title, first->title);
+}
+
 char *se_answer_sentences(const se_answer *a)
 {
     se_buf b;
     memset(&b, 0, sizeof b);
+    workload_sentence(&b, a);
     for (int m = 0; m < a->n_mech; m++)
         mechanism_sentence(&b, a, m);
     for (int k = 0; k < SE_NVS; k++)
@@ -291,8 +325,13 @@ char *se_answer_sentences(const se_answer *a)
         runs_sentence(&b, a);
     else
         one_run_sentence(&b, a);
-    se_buf_printf(&b, "rowblock (a non-tiled control), cuDNN and the PyTorch peers are context, "
-                "not part of the answer: the timing table has them.\n");
+    if (!a->op || a->op->has_cudnn)
+        se_buf_printf(&b, "rowblock (a non-tiled control), cuDNN and the PyTorch peers are "
+                      "context, not part of the answer: the timing table has them.\n");
+    else
+        se_buf_printf(&b, "rowblock (a non-tiled control) and the PyTorch peers are context, not "
+                      "part of the answer: the timing table has them (cuDNN's legacy API has no "
+                      "%s).\n", a->op->title);
     if (b.oom) {
         se_buf_free(&b);
         return NULL;

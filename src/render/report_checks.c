@@ -113,7 +113,10 @@ static void validation_row(se_doc *d, const se_validation_view *c)
     snprintf(cells[7], SE_REP_CELL, "%lld", c->tiny);
     snprintf(cells[8], SE_REP_CELL, "%.3e", c->max_abs_err);
     snprintf(cells[9], SE_REP_CELL, "%.3e", c->max_rel_err);
-    snprintf(cells[10], SE_REP_CELL, "%.3e", c->vs_cudnn_max_rel);
+    if (c->has_vs_cudnn) /* null where the workload has no cuDNN reference (LayerNorm) */
+        snprintf(cells[10], SE_REP_CELL, "%.3e", c->vs_cudnn_max_rel);
+    else
+        snprintf(cells[10], SE_REP_CELL, "-");
     snprintf(cells[11], SE_REP_CELL, "%lld", c->vs_cudnn_fails);
     snprintf(cells[12], SE_REP_CELL, "%s", se_rep_yes_no(c->repeat_identical));
     snprintf(cells[13], SE_REP_CELL, "%s", se_rep_yes_no(c->matches_tiled));

@@ -176,7 +176,7 @@ static void cudnn_row(se_doc *d, const se_rundata *rd, const se_shape *sh, int c
     se_case_id_make(sh->rows, sh->cols, se_protocol_strategy(&rd->p, SE_STRATEGY_BASELINE)->name,
                     sid, sizeof sid);
     const se_validation_view *sv = se_views_validation(v, sid);
-    if (sv)
+    if (sv && sv->has_vs_cudnn) /* none for a workload without cuDNN (LayerNorm) */
         snprintf(cells[7], SE_REP_CELL, "%.3e", sv->vs_cudnn_max_rel);
     else
         snprintf(cells[7], SE_REP_CELL, "-");

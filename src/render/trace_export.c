@@ -3,6 +3,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render/trace_export.h"
+#include "model/operation.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -184,7 +185,8 @@ se_status se_trace_export(const char *dir, const char *case_id, const char *out_
         case_id = canon;
     if (st == SE_OK)
         st = run_task_graph(dir, &task_graph, err);
-    se_taskgeom g = shape ? se_taskgeom_make_v(shape->rows, shape->cols, p.tile, task_graph)
+    se_taskgeom g = shape ? se_taskgeom_make_p(shape->rows, shape->cols, p.tile, task_graph,
+                                               se_protocol_operation(&p)->n_phases)
                           : se_taskgeom_make(1, 1, 1);
     se_trace t = {NULL, 0};
     if (st == SE_OK) {

@@ -6,7 +6,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/operation.h"
 #include "model/taskgraph.h"
+
+_Static_assert(SE_GPU_OP_RMS_SOFTMAX == SE_OP_RMS_SOFTMAX && SE_GPU_OP_LAYERNORM == SE_OP_LAYERNORM,
+               "gpu/kernels.h's SE_GPU_OP_* are model/operation.h's se_op_id");
 
 /* Rounds a byte offset up to 256 so every sub-array is aligned for 16-byte
  * accesses. */
@@ -15,14 +19,18 @@ static size_t align256(size_t n)
     return (n + 255) & ~(size_t)255;
 }
 
-se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
+se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps, int op,
                         se_err *err)
 {
     memset(c, 0, sizeof *c);
     c->shape = *shape;
     c->tile = tile;
     c->eps = eps;
-    se_taskgeom g = se_taskgeom_make(shape->rows, shape->cols, tile);
+    c->op = op;
+    const int ln = op == SE_OP_LAYERNORM;
+    /* the graph of the operation's phases (LayerNorm: 3) */
+    se_taskgeom g = se_taskgeom_make_p(shape->rows, shape->cols, tile, SE_TASKGRAPH_VERSION,
+                                       ln ? 3 : SE_NPHASES);
     size_t elems = (size_t)(shape->rows * shape->cols);
     size_t arr = (elems + 1) * sizeof(float);
     size_t parts = align256((size_t)g.partials * sizeof(float));
@@ -31,7 +39,11 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     size_t rb_slot = align256(SE_RB_SLOT_WORDS * SE_RB_GRID_CAP * sizeof(unsigned long long));
     size_t rb_start = align256(SE_RB_GRID_CAP * sizeof(uint64_t));
     size_t rb_row = align256(SE_RB_GRID_CAP * sizeof(int32_t));
-    size_t ws_bytes = 3 * parts + 3 * rowst + counters + rb_slot + rb_start + 2 * rb_row;
+    /* LayerNorm's float64 sums of x and x^2 per row and tile, mean, rstd */
+    size_t ln_parts = ln ? align256((size_t)(2 * g.partials) * sizeof(double)) : 0;
+    size_t ln_rowst = ln ? rowst : 0;
+    size_t ws_bytes = 3 * parts + 3 * rowst + counters + rb_slot + rb_start + 2 * rb_row +
+                      ln_parts + 2 * ln_rowst;
     cudaError_t e = cudaSuccess;
     if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
         (e = cudaMalloc((void **)&c->y, arr)) != cudaSuccess ||
@@ -77,7 +89,13 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     c->rb.slot = (unsigned long long *)w, w += rb_slot;
     c->rb.start = (uint64_t *)w, w += rb_start;
     c->rb.count = (int32_t *)w, w += rb_row;
-    c->rb.gen = (int32_t *)w;
+    c->rb.gen = (int32_t *)w, w += rb_row;
+    p->op = op;
+    if (ln) {
+        p->ln_part = (double *)w, w += ln_parts;
+        p->ln_mean = (float *)w, w += ln_rowst;
+        p->ln_rstd = (float *)w;
+    }
     return SE_OK;
 }
 

@@ -17,6 +17,7 @@ typedef struct se_case {
     se_shape shape;
     int64_t tile;
     double eps;
+    int op;              /* the operation: model/operation.h's se_op_id */
     float *x;            /* input, rows * cols + 1 floats */
     float *y;            /* output of the strategy under test */
     float *xs;           /* pre-scaled input, cuDNN's operand */
@@ -25,8 +26,9 @@ typedef struct se_case {
     se_rb_scratch rb;    /* rowblock's grid scratch, also in the workspace */
 } se_case;
 
-/* Allocates a case's buffers on the current device. */
-se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
+/* Allocates a case's buffers on the current device for operation op
+ * (se_op_id): LayerNorm's also get its float64 partials, mean and rstd. */
+se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps, int op,
                         se_err *err);
 void se_case_free(se_case *c);
 

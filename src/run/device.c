@@ -37,6 +37,25 @@ static se_status coop_limits(se_device_info *info, se_err *err)
     return SE_OK;
 }
 
+se_status se_device_use_operation(se_device_info *info, int op, se_err *err)
+{
+    if (op == SE_GPU_OP_RMS_SOFTMAX)
+        return SE_OK; /* se_device_open's limits are the softmax's kernels' */
+    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        se_strategy first = se_coop_group_first((se_strategy)s);
+        if (first == SE_NSTRATEGIES)
+            continue;
+        if (first != (se_strategy)s) {
+            info->coop_max_blocks[s] = info->coop_max_blocks[first];
+            continue;
+        }
+        se_status st = se_coop_max_blocks_op((se_strategy)s, op, &info->coop_max_blocks[s], err);
+        if (st != SE_OK)
+            return st;
+    }
+    return SE_OK;
+}
+
 se_status se_device_open(int ordinal, se_device_info *info, se_err *err)
 {
     memset(info, 0, sizeof *info);

@@ -31,4 +31,10 @@ typedef struct se_device_info {
  * cooperative launch). Queries each cooperative group's limit. */
 se_status se_device_open(int ordinal, se_device_info *info, se_err *err);
 
+/* Replaces the cooperative limits with those of operation op's kernels
+ * (se_op_id; nothing changes for the softmax, whose kernels
+ * se_device_open queried): LayerNorm's fusion and megakernel kernels have
+ * their own occupancy. */
+se_status se_device_use_operation(se_device_info *info, int op, se_err *err);
+
 #endif

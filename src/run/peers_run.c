@@ -66,6 +66,8 @@ struct se_peers_run {
     json_t *environment;  /* torch, triton, python, device, sleep calibration */
     shape_rec *shapes;
     size_t n_written;     /* shapes whose inputs are written */
+    se_peer_set set;      /* the protocol's operation's peers: peer[k] is table entry first + k */
+    const char *operation; /* its name, peers-inputs.json's and peers.json's 'operation' */
 };
 
 static void skip(se_peers_run *pr, const char *fmt, ...)
@@ -109,6 +111,14 @@ se_status se_peers_begin(se_peers_run **out, const se_protocol *p, const se_peer
     pr->p = p;
     pr->o = *o;
     pr->exit_status = -1;
+    pr->operation = se_protocol_operation(p)->name;
+    pr->set = se_peer_set_of(pr->operation);
+    if (pr->set.count < 1 || pr->set.count > SE_NPEERS) {
+        free(pr->shapes);
+        free(pr);
+        return se_fail(err, SE_ERR_USAGE, "peers: workload '%s' has no peers in bundle/peers.c",
+                       se_protocol_operation(p)->name);
+    }
     *out = pr;
     if (o->disabled) {
         snprintf(pr->reason, sizeof pr->reason, "%s", o->disabled);
@@ -195,8 +205,8 @@ static se_status write_inputs(se_peers_run *pr, int64_t first_seq, se_err *err)
 {
     const se_protocol *p = pr->p;
     json_t *shapes = json_array(), *names = json_array();
-    for (int k = 0; k < SE_NPEERS; k++)
-        json_array_append_new(names, json_string(se_peer_get(k)->name));
+    for (int k = 0; k < pr->set.count; k++)
+        json_array_append_new(names, json_string(se_peer_get(pr->set.first + k)->name));
     for (size_t i = 0; i < p->n_shapes; i++) {
         char id[64], hx[65], hxp[65];
         shape_id(&p->shapes[i], id, sizeof id);
@@ -211,6 +221,10 @@ static se_status write_inputs(se_peers_run *pr, int64_t first_seq, se_err *err)
     json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:I, s:o, s:o}", "format", INPUTS_FORMAT,
                           "version", 1, "samples", p->device.samples, "warmup", p->device.warmup,
                           "first_seq", (json_int_t)first_seq, "peers", names, "shapes", shapes);
+    /* the workload whose peers the script runs (bench/peers.py's
+     * OPERATION_PEERS; absent there means the softmax) */
+    if (j)
+        json_object_set_new(j, "operation", json_string(pr->operation));
     char path[4400];
     snprintf(path, sizeof path, "%s/in/peers-inputs.json", pr->scratch);
     int bad = !j || json_dump_file(j, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
@@ -336,8 +350,8 @@ static json_t *peer_result_of(const json_t *results, const char *id, const char 
 }
 
 /* The samples of one peer: [seq, round, position, ns], rounds in order. */
-static int take_samples(const se_protocol *p, const json_t *arr, se_sample_set *set, char *why,
-                        size_t why_size)
+static int take_samples(const se_protocol *p, const json_t *arr, int n_peers, se_sample_set *set,
+                        char *why, size_t why_size)
 {
     if (json_array_size(arr) != (size_t)p->device.samples) {
         snprintf(why, why_size, "peers-results.json gives %zu samples, the protocol asks for %d",
@@ -353,7 +367,7 @@ static int take_samples(const se_protocol *p, const json_t *arr, se_sample_set *
         if (json_array_size(v) != 4 || !json_is_integer(seq) || !json_is_integer(round) ||
             !json_is_integer(pos) || !json_is_number(ns) || json_integer_value(seq) < 0 ||
             json_integer_value(round) != (json_int_t)i || json_integer_value(pos) < 0 ||
-            json_integer_value(pos) >= SE_NPEERS || !isfinite(t) || t <= 0.0) {
+            json_integer_value(pos) >= n_peers || !isfinite(t) || t <= 0.0) {
             snprintf(why, why_size, "peers-results.json: sample %zu is not [seq, round %zu, "
                      "position, ns > 0]", i, i);
             return 0;
@@ -373,7 +387,7 @@ static void take_peer(se_peers_run *pr, size_t si, int k, const json_t *results)
 {
     char id[64], want[160];
     shape_id(&pr->p->shapes[si], id, sizeof id);
-    const char *name = se_peer_get(k)->name;
+    const char *name = se_peer_get(pr->set.first + k)->name;
     peer_result *pe = &pr->shapes[si].peer[k];
     const json_t *r = peer_result_of(results, id, name);
     const char *status = json_string_value(json_object_get(r, "status"));
@@ -393,8 +407,8 @@ static void take_peer(se_peers_run *pr, size_t si, int k, const json_t *results)
     } else if (!output || strcmp(output, want) != 0) {
         snprintf(pe->error, sizeof pe->error, "peers-results.json: output '%s', expected %s",
                  output ? output : "(none)", want);
-    } else if (take_samples(pr->p, json_object_get(r, "samples"), &pe->samples, pe->error,
-                            sizeof pe->error)) {
+    } else if (take_samples(pr->p, json_object_get(r, "samples"), pr->set.count, &pe->samples,
+                            pe->error, sizeof pe->error)) {
         static const char *const keys[] = {"warmup", "host_enqueue_max_ns", "sleep_ns",
                                            "sleep_cycles", "exposed_samples"};
         pe->timing = json_object();
@@ -426,7 +440,7 @@ static se_status validate_shape(se_peers_run *pr, size_t si, const se_rundir *rd
     const se_shape *s = &p->shapes[si];
     shape_rec *r = &pr->shapes[si];
     int ran = 0;
-    for (int k = 0; k < SE_NPEERS; k++)
+    for (int k = 0; k < pr->set.count; k++)
         ran += r->peer[k].state == PEER_OK;
     if (!ran)
         return SE_OK;
@@ -445,11 +459,12 @@ static se_status validate_shape(se_peers_run *pr, size_t si, const se_rundir *rd
                  memcmp(d, r->x_sha, 32) == 0;
     if (have_x)
         se_protocol_operation(p)->reference(x, s->rows, s->cols, p->eps, ref);
-    for (int k = 0; k < SE_NPEERS && st == SE_OK; k++) {
+    for (int k = 0; k < pr->set.count && st == SE_OK; k++) {
         peer_result *pe = &r->peer[k];
+        const char *name = se_peer_get(pr->set.first + k)->name;
         if (pe->state != PEER_OK)
             continue;
-        snprintf(path, sizeof path, "%s/out/%s.%s.y.f32", pr->scratch, id, se_peer_get(k)->name);
+        snprintf(path, sizeof path, "%s/out/%s.%s.y.f32", pr->scratch, id, name);
         se_status rst = have_x ? read_floats(path, y, n, &why) : SE_ERR_IO;
         if (rst == SE_OK)
             rst = se_sha256_buffer(y, n * sizeof *y, pe->out_sha, &why);
@@ -463,10 +478,10 @@ static se_status validate_shape(se_peers_run *pr, size_t si, const se_rundir *rd
         se_compare_f32_f64(y, ref, (int64_t)n, p->tol, &pe->cmp);
         pe->state = se_compare_passed(&pe->cmp) ? PEER_OK : PEER_FAILED;
         se_case_id c;
-        se_peer_case(s, k, &c);
+        se_peer_case(s, pr->set.first + k, &c);
         st = write_samples(rd, &c, &pe->samples, err);
         if (st == SE_OK && save)
-            st = save(ctx, s, se_peer_get(k)->name, y, err);
+            st = save(ctx, s, name, y, err);
     }
     free(x);
     free(y);
@@ -499,7 +514,7 @@ static void take_results(se_peers_run *pr, const char *out)
         json_object_set(pr->environment, keys[i], v ? v : json_null());
     }
     for (size_t i = 0; i < pr->p->n_shapes; i++)
-        for (int k = 0; k < SE_NPEERS; k++)
+        for (int k = 0; k < pr->set.count; k++)
             take_peer(pr, i, k, j);
     json_decref(j);
 }
@@ -565,9 +580,9 @@ static se_status entry_json(const se_peers_run *pr, size_t si, int k, const json
     const se_shape *s = &pr->p->shapes[si];
     const shape_rec *r = &pr->shapes[si];
     const peer_result *pe = &r->peer[k];
-    const se_peer_info *info = se_peer_get(k);
+    const se_peer_info *info = se_peer_get(pr->set.first + k);
     se_case_id c;
-    se_peer_case(s, k, &c);
+    se_peer_case(s, pr->set.first + k, &c);
     char hx[65], hop[65], hout[65], rel[160];
     se_hex32(r->x_sha, hx);
     se_hex32(strcmp(info->input, "xp") == 0 ? r->xp_sha : r->x_sha, hop);
@@ -611,7 +626,12 @@ se_status se_peers_json(const se_peers_run *pr, const json_t *summary, json_t **
     int ok = se_peers_active(pr);
     json_t *j = json_object(), *list = json_array();
     json_object_set_new(j, "format", json_string(SE_PEERS_FORMAT));
-    json_object_set_new(j, "version", json_integer(SE_PEERS_VERSION));
+    /* 2 for the softmax (its peers.json as before), 3 naming the
+     * operation for another (bundle/peers.h) */
+    int version = se_peers_version_of(pr->operation);
+    json_object_set_new(j, "version", json_integer(version));
+    if (version >= 3)
+        json_object_set_new(j, "operation", json_string(pr->operation));
     json_object_set_new(j, "status", json_string(ok ? "ok" : "skipped"));
     json_object_set_new(j, "reason", ok ? json_null() : json_string(pr->reason));
     json_object_set_new(j, "script", json_string(pr->o.script ? pr->o.script : ""));
@@ -635,7 +655,7 @@ se_status se_peers_json(const se_peers_run *pr, const json_t *summary, json_t **
     json_object_set_new(j, "peers", list);
     se_status st = SE_OK;
     for (size_t i = 0; ok && i < pr->p->n_shapes && st == SE_OK; i++)
-        for (int k = 0; k < SE_NPEERS && st == SE_OK; k++) {
+        for (int k = 0; k < pr->set.count && st == SE_OK; k++) {
             json_t *e = NULL;
             st = entry_json(pr, i, k, summary, &e, err);
             json_array_append_new(list, e);
@@ -655,7 +675,7 @@ void se_peers_end(se_peers_run *pr)
     if (pr->scratch[0])
         se_remove_tree(pr->scratch);
     for (size_t i = 0; i < pr->p->n_shapes; i++)
-        for (int k = 0; k < SE_NPEERS; k++) {
+        for (int k = 0; k < pr->set.count; k++) {
             se_sample_set_free(&pr->shapes[i].peer[k].samples);
             json_decref(pr->shapes[i].peer[k].timing);
         }

@@ -33,6 +33,7 @@
 #include "model/protocol.h"
 #include "gpu/se_cuda.h"
 #include "model/strategy.h"
+#include "model/operation.h"
 #include "run/cudnn_ref.h"
 #include "run/device.h"
 #include "run/instance.h"
@@ -127,6 +128,8 @@ se_status se_profile_target(const char *run_dir, se_err *err)
     cudaStream_t stream = NULL;
     se_cudnn *cudnn = NULL;
     st = se_device_open(0, &dev, err);
+    if (st == SE_OK)
+        st = se_device_use_operation(&dev, se_protocol_operation(pp)->id, err);
     if (st == SE_OK && cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)
         st = se_fail(err, SE_ERR_CUDA, "cudaStreamCreate failed");
     if (st == SE_OK)

@@ -6,9 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* stream, graph: the five phase launches (graph captures them). */
+/* Each enqueue runs the kernels of the case's operation (se_gpu_problem.op):
+ * the RMS-scaled softmax's, or LayerNorm's (ln_*.cu). */
+static int is_ln(const se_invocation *inv)
+{
+    return inv->prob.op == SE_GPU_OP_LAYERNORM;
+}
+
+/* stream, graph: the five phase launches (graph captures them); three for
+ * LayerNorm. */
 static se_status enqueue_phases(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
+    if (is_ln(inv))
+        return se_gpu_ln_phases_enqueue(&inv->prob, 0, stream, err);
     return se_gpu_phases_enqueue(&inv->prob, stream, err);
 }
 
@@ -16,31 +26,44 @@ static se_status enqueue_phases(const se_invocation *inv, cudaStream_t stream, s
  * dependent launch (graph-pdl captures them as programmatic edges). */
 static se_status enqueue_phases_pdl(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
+    if (is_ln(inv))
+        return se_gpu_ln_phases_enqueue(&inv->prob, 1, stream, err);
     return se_gpu_phases_pdl_enqueue(&inv->prob, stream, err);
 }
 
 static se_status enqueue_fusion(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
+    if (is_ln(inv))
+        return se_gpu_ln_fusion_enqueue(&inv->prob, inv->blocks, stream, err);
     return se_gpu_fusion_enqueue(&inv->prob, inv->blocks, stream, err);
 }
 
 static se_status enqueue_megakernel(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
+    if (is_ln(inv))
+        return se_gpu_ln_megakernel_enqueue(&inv->prob, inv->blocks, stream, err);
     return se_gpu_megakernel_enqueue(&inv->prob, inv->blocks, stream, err);
 }
 
 static se_status enqueue_rowblock(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
     const se_case *c = inv->c;
+    if (is_ln(inv))
+        return se_gpu_ln_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps,
+                                          inv->prob.trace, stream, err);
     return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps, c->rb,
                                    inv->prob.trace, stream, err);
 }
 
-/* On the handle's stream (the caller's: se_cudnn_create binds it). */
+/* On the handle's stream (the caller's: se_cudnn_create binds it). cuDNN's
+ * legacy API has a softmax and no layer norm. */
 static se_status enqueue_cudnn(const se_invocation *inv, cudaStream_t stream, se_err *err)
 {
     (void)stream;
     const se_case *c = inv->c;
+    if (is_ln(inv))
+        return se_fail(err, SE_ERR_USAGE, "strategy 'cudnn' does not run workload 'layernorm': "
+                       "cuDNN's legacy API has no layer norm");
     if (!inv->cudnn)
         return se_fail(err, SE_ERR_USAGE, "cudnn: no cuDNN handle was given");
     return se_cudnn_softmax(inv->cudnn, c->xs, c->y, c->shape.rows, c->shape.cols, err);
@@ -85,6 +108,22 @@ _Static_assert(sizeof table / sizeof table[0] == SE_NSTRATEGIES,
 const se_strategy_gpu *se_strategy_gpu_get(se_strategy s)
 {
     return (unsigned)s < SE_NSTRATEGIES ? &table[s] : NULL;
+}
+
+se_status se_coop_max_blocks_op(se_strategy s, int op, int *max_blocks, se_err *err)
+{
+    const se_strategy_gpu *gpu = se_strategy_gpu_get(s);
+    *max_blocks = 0;
+    if (!gpu || !gpu->coop_max_blocks)
+        return SE_OK;
+    if (op != SE_GPU_OP_LAYERNORM)
+        return gpu->coop_max_blocks(max_blocks, err);
+    if (gpu->coop_max_blocks == se_gpu_fusion_max_blocks)
+        return se_gpu_ln_fusion_max_blocks(max_blocks, err);
+    if (gpu->coop_max_blocks == se_gpu_megakernel_max_blocks)
+        return se_gpu_ln_megakernel_max_blocks(max_blocks, err);
+    return se_fail(err, SE_ERR_USAGE, "strategy %s has no LayerNorm kernel",
+                   se_strategy_get(s)->name);
 }
 
 se_strategy se_coop_group_first(se_strategy s)

@@ -47,6 +47,13 @@ typedef struct se_strategy_gpu {
 /* The GPU half of strategy s; NULL for a value that is no strategy. */
 const se_strategy_gpu *se_strategy_gpu_get(se_strategy s);
 
+/* The co-residency limit of strategy s's cooperative kernel for operation
+ * op (se_gpu_problem.op): its table query for the softmax; for LayerNorm
+ * the limit of LayerNorm's kernel of the same kind (its fusion's where the
+ * table's query is se_gpu_fusion_max_blocks, its megakernel's where it is
+ * se_gpu_megakernel_max_blocks). 0 for a strategy without one. */
+se_status se_coop_max_blocks_op(se_strategy s, int op, int *max_blocks, se_err *err);
+
 /* The first strategy, in table order, of s's cooperative group (s itself
  * when it is the first); SE_NSTRATEGIES when s is not cooperative. The
  * group's limit is queried, written and printed once, for this one. */

@@ -15,6 +15,7 @@
 #include "bundle/sha256.h"
 #include "bundle/trace.h"
 #include "gpu/se_cuda.h"
+#include "model/operation.h"
 #include "model/strategy.h"
 #include "run/instance.h"
 #include "run/validate.h"
@@ -39,7 +40,8 @@ static se_status trace_strategy(run_state *rs, se_case *c, se_strategy s, se_tra
 {
     const se_protocol *p = rs->p;
     int kind = se_trace_kind_of(p, s);
-    se_taskgeom g = se_taskgeom_make(c->shape.rows, c->shape.cols, p->tile);
+    se_taskgeom g = se_taskgeom_make_p(c->shape.rows, c->shape.cols, p->tile,
+                                       SE_TASKGRAPH_VERSION, se_protocol_operation(p)->n_phases);
     int blocks = se_coop_blocks(p, rs->o, &rs->dev, s, &c->shape);
     se_instance traced, plain;
     se_status st = se_instance_prepare_traced(&traced, s, c, blocks, tb, t->stream, err);

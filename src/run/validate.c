@@ -4,6 +4,7 @@
 #include "run/validate.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,6 +69,8 @@ se_status se_validate_preflight(const se_protocol *p, const se_run_config *o, se
             return st;
     }
     se_status st = se_device_open(o->device, dev, err);
+    if (st == SE_OK)
+        st = se_device_use_operation(dev, se_protocol_operation(p)->id, err);
     if (st != SE_OK)
         return st;
     /* Each cooperative group of the selected strategies, in table order. */
@@ -187,7 +190,13 @@ static se_status validate_one(const se_protocol *p, const se_run_config *o, cons
     se_instance_destroy(&in);
     if (st != SE_OK)
         return st;
-    se_compare_f32_f32(h->first, h->cudnn, (int64_t)n, tol, &v->vs_cudnn);
+    if (se_protocol_operation(p)->has_cudnn) {
+        se_compare_f32_f32(h->first, h->cudnn, (int64_t)n, tol, &v->vs_cudnn);
+    } else {
+        /* nothing to agree with: NaN, written as null (validation.json) */
+        memset(&v->vs_cudnn, 0, sizeof v->vs_cudnn);
+        v->vs_cudnn.max_abs_err = v->vs_cudnn.max_rel_err = NAN;
+    }
     v->matches_tiled = se_strategy_get(s)->tiled
                            ? (tiled_sha ? memcmp(tiled_sha, v->sha256, 32) == 0 : 1)
                            : -1;
@@ -226,7 +235,8 @@ se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn 
                           cudaStream_t stream, se_case *c, se_case_host *h, se_err *err)
 {
     size_t n = (size_t)(shape->rows * shape->cols);
-    se_status st = se_case_alloc(c, shape, p->tile, p->eps, err);
+    const se_operation *op = se_protocol_operation(p);
+    se_status st = se_case_alloc(c, shape, p->tile, p->eps, op->id, err);
     if (st != SE_OK)
         return st;
     st = host_bufs_alloc(h, n, err);
@@ -247,8 +257,12 @@ se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn 
     }
     if (st == SE_OK)
         st = sha256(h->x, n * sizeof(float), h->input_sha256, err);
-    if (st == SE_OK) {
-        se_protocol_operation(p)->reference(h->x, shape->rows, shape->cols, p->eps, h->ref);
+    if (st == SE_OK && !op->has_cudnn) {
+        /* No cuDNN reference for this operation (LayerNorm: cuDNN's legacy
+         * API has none): no agreement column (validate_one). */
+        op->reference(h->x, shape->rows, shape->cols, p->eps, h->ref);
+    } else if (st == SE_OK) {
+        op->reference(h->x, shape->rows, shape->cols, p->eps, h->ref);
         /* cuDNN's output is needed for the agreement column of every row. */
         se_instance in;
         st = se_instance_prepare(&in, SE_S_CUDNN, c, 0, cudnn, stream, err);

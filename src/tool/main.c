@@ -68,6 +68,19 @@ static se_status load_protocol(const se_run_opts *o, se_protocol *p, se_protocol
                      "%s: field 'workload.operation': '%s' has no GPU kernels in this binary yet "
                      "(docs/ADDING-A-WORKLOAD.md); a run can measure only the RMS-scaled softmax",
                      name, se_protocol_operation(p)->name);
+    /* cuDNN's legacy API has a softmax and no layer norm: an operation
+     * without a cuDNN reference cannot list strategy cudnn. */
+    if (st == SE_OK && !se_protocol_operation(p)->has_cudnn)
+        for (int s = 0; s < se_protocol_nstrategies(p); s++)
+            if (((p->strategies >> s) & 1u) &&
+                strcmp(se_protocol_strategy(p, s)->name, "cudnn") == 0) {
+                st = se_fail(err, SE_ERR_USAGE,
+                             "%s: strategy 'cudnn' cannot run workload '%s': cuDNN's legacy API "
+                             "has no %s (take 'cudnn' out of the protocol's strategies)",
+                             name, se_protocol_operation(p)->name,
+                             se_protocol_operation(p)->title);
+                break;
+            }
     if (st != SE_OK)
         se_protocol_free(p);
     return st;

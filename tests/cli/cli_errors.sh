@@ -42,11 +42,12 @@ printf '{"format": "softmax-evidence-protocol", "version": 1, "name": "x"}\n' > 
 expect 2 "$tmp/bad.json:4:" run --protocol "$tmp/bad.json"
 expect 2 "$tmp/missing.json: field 'workload': missing" run --protocol "$tmp/missing.json"
 expect 5 "$tmp/nope.json" run --protocol "$tmp/nope.json"
-# A workload in the table without GPU kernels yet (LayerNorm): refused
-# before any GPU work, naming the field.
+# LayerNorm has no cuDNN reference (cuDNN's legacy API has no layer
+# norm): a run of it that lists strategy cudnn is refused before any GPU
+# work, naming the strategy and the workload.
 ln="$(dirname "$0")/../../protocol/layernorm.json"
-expect 2 "field 'workload.operation': 'layernorm' has no GPU kernels in this binary yet" run --protocol "$ln"
-expect 2 "field 'workload.operation': 'layernorm' has no GPU kernels" run --protocol "$ln" --validate-only
+expect 2 "strategy 'cudnn' cannot run workload 'layernorm'" run --protocol "$ln" --strategies stream,cudnn
+expect 2 "strategy 'cudnn' cannot run workload 'layernorm'" run --protocol "$ln" --strategies cudnn --validate-only
 expect 5 "runs folder /proc/se-forbidden cannot be created" run --runs-dir /proc/se-forbidden
 touch "$tmp/file"
 expect 5 "runs folder $tmp/file/runs cannot be created" run --runs-dir "$tmp/file/runs"

@@ -12,6 +12,9 @@ defined=$( { grep -hoE "__global__ void( __launch_bounds__\([A-Z_0-9, ]+\))? se_
              # SE_PHASE_KERNELS(x) defines se_k_phase_x and se_k_phase_x_packed.
              grep -hoE "^SE_PHASE_KERNELS\([a-z]+\)" "$src"/gpu/*.cu | sed -E 's/.*\((.*)\)/se_k_phase_\1/' |
                  sed 'p; s/$/_packed/';
+             # SE_LN_PHASE_KERNELS(x) defines se_k_ln_phase_x and se_k_ln_phase_x_packed.
+             grep -hoE "^SE_LN_PHASE_KERNELS\([a-z]+\)" "$src"/gpu/*.cu | sed -E 's/.*\((.*)\)/se_k_ln_phase_\1/' |
+                 sed 'p; s/$/_packed/';
              # SE_RB_SPAN_KERNEL(name, ...) also defines name_direct.
              grep -hoE "^SE_RB_SPAN_KERNEL\(se_k_[a-z_0-9]+" "$src"/gpu/*.cu | grep -oE "se_k_[a-z_0-9]+" |
                  sed 's/$/_direct/'; } |

@@ -25,6 +25,7 @@
 #include "bundle/paths.h"
 #include "bundle/runset.h"
 #include "bundle/summary.h"
+#include "model/operation.h"
 #include "model/stats.h"
 #include "render/answer_text.h"
 
@@ -217,6 +218,36 @@ static void test_one_run_says_so_and_measures_no_calibration(void **state)
     se_answer_free(&ans);
 }
 
+/* The softmax's answer has no workload section (committed runs render as
+ * before); a run of another workload (LayerNorm) gets one first, from its
+ * descriptor's phases, and no cuDNN in its closing line. */
+static void test_a_second_workloads_answer_has_its_own_section(void **state)
+{
+    (void)state;
+    se_answer ans;
+    se_err err;
+    assert_int_equal(se_answer_build(runs, 1, &ans, &err), SE_OK);
+    assert_ptr_equal(ans.op, se_operation_default());
+    char *s = se_answer_sentences(&ans);
+    assert_null(strstr(s, "Workload:"));
+    assert_non_null(strstr(s, "rowblock (a non-tiled control), cuDNN and the PyTorch peers are "
+                              "context"));
+    free(s);
+    ans.op = se_operation_find("layernorm"); /* as a LayerNorm run's answer would read */
+    s = se_answer_sentences(&ans);
+    assert_int_equal(strncmp(s, "Workload: LayerNorm forward", 27), 0);
+    assert_non_null(strstr(s, "a tiled operation of 3 phases (A per tile: "));
+    assert_non_null(strstr(s, "C per tile: write y"));
+    assert_non_null(strstr(s, "stream and graph launch 3 kernels a call (the RMS-scaled softmax 5)"));
+    assert_non_null(strstr(s, "fusion passes 2 grid barriers (4)"));
+    assert_non_null(strstr(s, "the megakernel waits on 1 per-row counter (2)"));
+    assert_non_null(strstr(s, "cuDNN's legacy API has no LayerNorm forward"));
+    assert_null(strstr(s, "cuDNN and the PyTorch peers"));
+    printf("%.*s\n", (int)(strchr(s, '\n') - s), s);
+    free(s);
+    se_answer_free(&ans);
+}
+
 static void test_bad_run_sets_refused_naming_the_entry(void **state)
 {
     (void)state;
@@ -264,6 +295,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_calibration_recomputed_from_the_committed_runs),
         cmocka_unit_test(test_one_run_says_so_and_measures_no_calibration),
+        cmocka_unit_test(test_a_second_workloads_answer_has_its_own_section),
         cmocka_unit_test(test_bad_run_sets_refused_naming_the_entry),
     };
     return cmocka_run_group_tests(tests, load_all, free_all);

@@ -74,8 +74,12 @@ static void test_layernorm_entry_is_the_formula(void **state)
     assert_string_equal(se_operation_letters(op, letters), "ABC");
     assert_true(op->phases[0].per_tile && !op->phases[1].per_tile && op->phases[2].per_tile);
     assert_int_equal(op->row_passes, 2);
-    assert_int_equal(op->on_gpu, 0);
+    assert_int_equal(op->on_gpu, 1);
+    assert_int_equal(op->id, SE_OP_LAYERNORM);
+    assert_int_equal(op->has_cudnn, 0); /* cuDNN's legacy API has no layer norm */
     assert_true(se_operation_default()->on_gpu);
+    assert_int_equal(se_operation_default()->id, SE_OP_RMS_SOFTMAX);
+    assert_true(se_operation_default()->has_cudnn);
 
     int distinct = 0;
     for (int64_t c = 0; c < 100000; c++) {

@@ -30,6 +30,7 @@
 #include "bundle/rundir.h"
 #include "bundle/peers.h"
 #include "run/peers_run.h"
+#include "model/operation.h"
 #include "model/protocol.h"
 
 #ifndef SE_TEST_SOURCE_DIR
@@ -494,6 +495,136 @@ static void test_out_of_memory_for_the_inputs_errors_every_peer_of_the_shape(voi
     assert_string_equal(json_string_value(json_object_get(entry(f->peers, 0), "status")), "ok");
 }
 
+/* ---- LayerNorm's peers (peers.json version 3) ---------------------------- */
+
+static const char ln_protocol_text[] =
+    "{\"format\": \"softmax-evidence-protocol\", \"version\": 1, \"name\": \"peers-ln-test\",\n"
+    " \"workload\": {\"shapes\": [\"3x7\", \"2x5\"], \"tile\": 4, \"dtype\": \"float32\",\n"
+    "  \"input\": {\"generator\": \"curand-philox4_32_10\", \"distribution\": \"normal\", "
+    "\"seed\": 7, \"scale\": 16.0, \"outliers\": \"outliers.h\"}, \"eps\": 1e-5,\n"
+    "  \"operation\": \"layernorm\"},\n"
+    " \"strategies\": [\"stream\", \"rowblock\"],\n"
+    " \"tolerance\": {\"atol\": 1e-5, \"rtol\": 1e-4},\n"
+    " \"validation\": {\"invocations\": 1},\n"
+    " \"scopes\": {\"device\": {\"samples\": 6, \"warmup\": 1}, \"device_cold\": {\"samples\": 2, "
+    "\"warmup\": 0},\n"
+    "  \"batch\": {\"samples\": 2, \"warmup\": 0, \"batch\": 2}, \"host\": {\"samples\": 2, "
+    "\"warmup\": 0}},\n"
+    " \"controls\": {\"samples\": 2, \"warmup\": 0, \"barriers\": 2},\n"
+    " \"analysis\": {\"bootstrap_resamples\": 50, \"bootstrap_seed\": 1, \"order_seed\": 2, "
+    "\"throttle_fraction\": 0.9}}\n";
+
+/* The fixture's protocol replaced by LayerNorm's. */
+static void use_layernorm(fixture *f)
+{
+    se_err err = {{0}};
+    se_protocol_free(&f->p);
+    if (se_protocol_parse(ln_protocol_text, strlen(ln_protocol_text), "peers-ln-test", &f->p,
+                          &err) != SE_OK)
+        fail_msg("%s", err.msg);
+}
+
+/* The table: each operation's peers are model/operation.c's `peers`, in
+ * order, at most SE_NPEERS; versions 1 and 2 are the softmax's, 3 names
+ * its operation. */
+static void test_each_operations_peers_are_its_descriptors(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < se_operation_count; i++) {
+        const se_operation *op = se_operations[i];
+        se_peer_set set = se_peer_set_of(op->name);
+        assert_true(set.count >= 1 && set.count <= SE_NPEERS);
+        assert_true(set.first >= 0 && set.first + set.count <= SE_PEERS_ALL);
+        char names[512] = "";
+        for (int k = 0; k < set.count; k++) {
+            strcat(names, k ? "," : "");
+            strcat(names, se_peer_get(set.first + k)->name);
+        }
+        assert_string_equal(names, op->peers);
+    }
+    assert_int_equal(se_peer_set_of("frob").count, 0);
+    assert_null(se_peer_get(SE_PEERS_ALL));
+    assert_int_equal(se_peers_version_of("rms-softmax"), 2);
+    assert_int_equal(se_peers_version_of("layernorm"), 3);
+    json_t *j = json_pack("{s:i}", "version", 1);
+    assert_int_equal(se_peers_per_shape(j), 3);
+    json_object_set_new(j, "version", json_integer(2));
+    assert_int_equal(se_peers_per_shape(j), SE_NPEERS);
+    assert_int_equal(se_peers_set(j).first, 0);
+    json_object_set_new(j, "version", json_integer(3));
+    assert_int_equal(se_peers_per_shape(j), 0); /* 3 needs its operation */
+    json_object_set_new(j, "operation", json_string("layernorm"));
+    assert_int_equal(se_peers_per_shape(j), 3);
+    assert_string_equal(se_peer_get(se_peers_set(j).first)->name, "torch-layernorm-eager");
+    json_decref(j);
+}
+
+/* A LayerNorm run: peers-inputs.json names the operation and LayerNorm's
+ * peers, and the real script accepts it (it checks the document before it
+ * imports torch: here the reason is torch's absence, not the document);
+ * peers.json is version 3 naming the operation, and checks. */
+static void test_layernorm_inputs_are_the_scripts_and_peers_json_is_version_3(void **state)
+{
+    fixture *f = *state;
+    if (!have_python())
+        skip();
+    use_layernorm(f);
+    setenv("PYTHONPATH", NO_TORCH, 1);
+    begin(f, "python3", SCRIPT, NULL);
+    add_shapes(f);
+    measure_and_write(f);
+    assert_skipped(f, "torch cannot be imported");
+    assert_int_equal(json_integer_value(json_object_get(f->peers, "version")), 3);
+    assert_string_equal(json_string_value(json_object_get(f->peers, "operation")), "layernorm");
+}
+
+/* verify's checks of a version 3 peers.json: LayerNorm's three peers a
+ * shape (entries in error need no samples), and the operation must be the
+ * protocol's. */
+static void test_layernorm_peers_json_checks_its_entries_and_operation(void **state)
+{
+    fixture *f = *state;
+    use_layernorm(f);
+    begin(f, "python3", SCRIPT, "the test builds peers.json itself");
+    add_shapes(f); /* the input hashes validation.json records */
+    json_t *list = json_array();
+    static const char *const names[] = {"torch-layernorm-eager", "torch-layernorm-compile",
+                                        "liger-layernorm"};
+    for (size_t i = 0; i < f->p.n_shapes; i++)
+        for (int k = 0; k < 3; k++) {
+            char id[64];
+            snprintf(id, sizeof id, "%s.%s", f->p.shapes[i].spec, names[k]);
+            const char *hx = json_string_value(json_object_get(
+                json_array_get(json_object_get(f->validation, "cases"), i), "input_sha256"));
+            json_array_append_new(
+                list, json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:s, s:s, s:s}", "case", id,
+                                "shape", f->p.shapes[i].spec, "rows",
+                                (json_int_t)f->p.shapes[i].rows, "cols",
+                                (json_int_t)f->p.shapes[i].cols, "peer", names[k], "input_sha256",
+                                hx, "operand_sha256", hx, "status", "error", "error",
+                                "out of memory"));
+        }
+    json_t *pj = json_pack("{s:s, s:i, s:s, s:s, s:{s:f, s:f}, s:o}", "format", SE_PEERS_FORMAT,
+                           "version", 3, "operation", "layernorm", "status", "ok", "tolerance",
+                           "atol", 1e-5, "rtol", 1e-4, "peers", list);
+    if (check(f, pj) != 0)
+        fail_msg("a LayerNorm peers.json does not check: %s", f->problems);
+    json_t *t = json_deep_copy(pj);
+    json_object_set_new(t, "operation", json_string("rms-softmax"));
+    assert_problem(f, t, "field 'peers': 6 entries, the protocol's 2 shapes imply 12");
+    assert_problem(f, t, "field 'operation': 'rms-softmax', the protocol's workload is 'layernorm'");
+    json_decref(t);
+    t = json_deep_copy(pj);
+    json_object_set_new(t, "version", json_integer(2)); /* the softmax's six */
+    assert_problem(f, t, "the protocol's workload is 'layernorm'");
+    json_decref(t);
+    t = json_deep_copy(pj);
+    json_object_set_new(t, "operation", json_string("frob"));
+    assert_problem(f, t, "field 'version': expected 1 or 2, or 3 with a known 'operation'");
+    json_decref(t);
+    json_decref(pj);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -507,6 +638,9 @@ int main(void)
         T(test_wrong_output_is_a_failed_peer),
         T(test_compile_error_is_an_errored_peer),
         T(test_out_of_memory_for_the_inputs_errors_every_peer_of_the_shape),
+        T(test_each_operations_peers_are_its_descriptors),
+        T(test_layernorm_inputs_are_the_scripts_and_peers_json_is_version_3),
+        T(test_layernorm_peers_json_checks_its_entries_and_operation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

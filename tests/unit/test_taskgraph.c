@@ -1,5 +1,6 @@
 /*
- * test_taskgraph.c - unit tests of the tiled RMS-softmax task graph: the
+ * test_taskgraph.c - unit tests of the tiled task graphs (the RMS-softmax's
+ * five phases and LayerNorm's three): the
  * inline functions of taskgraph.h (geometry, ids, release rules) and
  * taskgraph_host.c (dependencies, size check, queue simulation).
  *
@@ -800,10 +801,158 @@ static void test_broken_schedules_fail_the_simulation(void **state)
     assert_int_equal(se_mk_simulate_variant(&split, 1, 2, 1, SE_MK_SIM_ROWS, NULL, &err), SE_OK);
 }
 
+/* ---- LayerNorm's graph of three phases (A, B, C) ------------------------ */
+
+static se_taskgeom geom3_of(const geom_case *c)
+{
+    return se_taskgeom_make_p(c->rows, c->cols, c->tile, SE_TASKGRAPH_VERSION, 3);
+}
+
+/* The softmax's graph through se_taskgeom_make_p with 5 phases is
+ * se_taskgeom_make's, field for field. */
+static void test_five_phase_graph_through_make_p_is_the_softmaxs(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom a = geom_of(&small_geoms[i]);
+        se_taskgeom b = se_taskgeom_make_p(small_geoms[i].rows, small_geoms[i].cols,
+                                           small_geoms[i].tile, SE_TASKGRAPH_VERSION, SE_NPHASES);
+        assert_int_equal(a.phases, SE_NPHASES);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_int_equal(a.total, 3 * a.tile_tasks + 2 * a.groups);
+        for (int ph = 0; ph < SE_NPHASES; ph++)
+            assert_int_equal(se_phase_base(&a, ph),
+                             ((ph + 1) / 2) * a.tile_tasks + (ph / 2) * a.groups);
+    }
+}
+
+/* 3x4097, tile 4096: two tiles a row, 6 A, 3 B, 6 C = 15 tasks; ids are
+ * the prefix A, B, C of the softmax's numbering. */
+static void test_three_phase_graph_of_3x4097_has_15_tasks(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make_p(3, 4097, 4096, SE_TASKGRAPH_VERSION, 3);
+    se_taskgeom g5 = se_taskgeom_make(3, 4097, 4096);
+    assert_int_equal(g.phases, 3);
+    assert_int_equal(g.total, 15);
+    assert_int_equal(se_last_phase(&g), SE_PHASE_C);
+    for (int ph = SE_PHASE_A; ph <= SE_PHASE_C; ph++)
+        assert_int_equal(se_phase_base(&g, ph), se_phase_base(&g5, ph));
+    assert_int_equal(se_task_id(&g, SE_PHASE_C, 2, 1), 14);
+    int ph;
+    int64_t grp, tile;
+    se_task_decode(&g, 14, &ph, &grp, &tile);
+    assert_int_equal(ph, SE_PHASE_C);
+    assert_int_equal(grp, 2);
+    assert_int_equal(tile, 1);
+    /* 1x1: one A, one B, one C */
+    assert_int_equal(se_taskgeom_make_p(1, 1, 4096, SE_TASKGRAPH_VERSION, 3).total, 3);
+}
+
+/* Every id decodes back, phases never decrease, dependencies are the
+ * graph's (B on the group's A tiles, C on B), and the releases enqueue
+ * every B and C task exactly once; C releases nothing. */
+static void test_three_phase_graph_ids_dependencies_and_releases(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N_SMALL_GEOMS; i++) {
+        se_taskgeom g = geom3_of(&small_geoms[i]);
+        assert_int_equal(g.total, 2 * g.tile_tasks + g.groups);
+        int64_t *released = calloc((size_t)g.total, sizeof *released);
+        int64_t *ctr = calloc((size_t)(2 * g.groups), sizeof *ctr);
+        assert_non_null(released);
+        assert_non_null(ctr);
+        int last = -1;
+        for (int64_t id = 0; id < g.total; id++) {
+            int ph;
+            int64_t grp, tile;
+            se_task_decode(&g, id, &ph, &grp, &tile);
+            assert_true(ph >= SE_PHASE_A && ph <= SE_PHASE_C);
+            assert_true(ph >= last);
+            last = ph;
+            assert_int_equal(se_task_id(&g, ph, grp, tile), id);
+            int64_t nd = se_task_dep_count(&g, id);
+            assert_int_equal(nd, ph == SE_PHASE_A ? 0 : ph == SE_PHASE_B ? g.tiles_per_row : 1);
+            for (int64_t k = 0; k < nd; k++) {
+                int dph;
+                int64_t dgrp, dtile;
+                se_task_decode(&g, se_task_dep(&g, id, k), &dph, &dgrp, &dtile);
+                assert_int_equal(dph, ph - 1);
+                assert_int_equal(dgrp, grp);
+            }
+            se_release r = se_task_release(&g, id);
+            if (ph == SE_PHASE_C) {
+                assert_int_equal(r.count, 0);
+                assert_int_equal(r.counter, -1);
+                continue;
+            }
+            if (r.counter >= 0) {
+                assert_true(r.counter < g.groups); /* one counter a group */
+                if (++ctr[r.counter] != r.threshold)
+                    continue;
+            }
+            for (int64_t k = 0; k < r.count; k++)
+                released[r.first + k]++;
+        }
+        for (int64_t id = 0; id < g.total; id++) {
+            int ph;
+            int64_t grp, tile;
+            se_task_decode(&g, id, &ph, &grp, &tile);
+            assert_int_equal(released[id], ph == SE_PHASE_A ? 0 : 1);
+        }
+        free(released);
+        free(ctr);
+    }
+}
+
+/* The megakernel's schedule on the graph of three phases: every task once,
+ * after its dependencies, for many grids, shared-memory sizes and
+ * interleavings, on packed and split shapes; the check refuses a phase
+ * count the graphs do not have. */
+static void test_simulation_of_three_phase_graph_runs_each_task_once(void **state)
+{
+    (void)state;
+    static const geom_case shapes[] = {
+        {100000, 37, 4096}, {1000, 101, 4096}, {3, 4097, 4096}, {5, 37, 4096},
+        {7, 100003, 4096},  {1, 1, 4096},      {1, 7, 4096},    {2, 100003, 4096},
+        {600, 1, 4096},     {16, 2048, 4096},  {5, 4097, 4096}, {64, 1000, 7},
+    };
+    const int blocks[] = {1, 2, 7, 132, 792};
+    const int ks[] = {1, 2, 13};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        se_taskgeom g = geom3_of(&shapes[i]);
+        int64_t *order = malloc((size_t)g.total * sizeof *order);
+        assert_non_null(order);
+        for (size_t w = 0; w < sizeof blocks / sizeof blocks[0]; w++)
+            for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; kk++)
+                for (uint64_t seed = 0; seed < 3; seed++) {
+                    se_err err = {{0}};
+                    if (se_mk_simulate(&g, ks[kk], blocks[w], seed + 7 * w, order, &err) != SE_OK)
+                        fail_msg("3 phases, %lldx%lld, k %d, %d blocks: %s", (long long)g.rows,
+                                 (long long)g.cols, ks[kk], blocks[w], err.msg);
+                    check_order(&g, order);
+                }
+        free(order);
+    }
+    se_err err = {{0}};
+    se_taskgeom bad = se_taskgeom_make_p(3, 4097, 4096, SE_TASKGRAPH_VERSION, 4);
+    assert_int_equal(se_taskgeom_check(&bad, &err), SE_ERR_USAGE);
+    assert_msg_has(&err, "4 phases");
+    /* A broken schedule fails on three phases too. */
+    se_taskgeom split = geom3_of(&shapes[2]);
+    assert_int_equal(se_mk_simulate_variant(&split, 1, 1, 1, SE_MK_SIM_SEPARATE_VISITS, NULL, &err),
+                     SE_ERR_VALIDATION);
+    assert_msg_has(&err, "deadlock");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_geometry_of_3x4097_tile_4096_has_24_tasks),
+        cmocka_unit_test(test_five_phase_graph_through_make_p_is_the_softmaxs),
+        cmocka_unit_test(test_three_phase_graph_of_3x4097_has_15_tasks),
+        cmocka_unit_test(test_three_phase_graph_ids_dependencies_and_releases),
+        cmocka_unit_test(test_simulation_of_three_phase_graph_runs_each_task_once),
         cmocka_unit_test(test_geometry_of_1x1_tile_4096_has_5_tasks),
         cmocka_unit_test(test_geometry_of_exact_multiple_has_no_extra_tile),
         cmocka_unit_test(test_tile_len_of_partial_last_tile_is_the_remainder),

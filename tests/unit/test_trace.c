@@ -1020,9 +1020,57 @@ static void test_shapes_past_the_row_tile_bound_are_not_traced(void **state)
     assert_false(se_traced_case(&p, s, &small));
 }
 
+/* LayerNorm's graph of three phases: a correct phased trace passes with
+ * phases A, B, C only (no D or E key), its edges are B's n and C's 1 per
+ * row and tile; a C task that starts before its row's B ends is an order
+ * violation, and the phased check sees the B -> C barrier broken. */
+static void test_three_phase_trace_is_checked_against_its_own_graph(void **state)
+{
+    (void)state;
+    se_taskgeom g = se_taskgeom_make_p(3, 4097, 4096, SE_TASKGRAPH_VERSION, 3);
+    assert_int_equal(g.total, 15);
+    se_trace t = phased_trace(&g, GAP);
+    for (int kind = SE_TRACE_PHASED; kind <= SE_TRACE_TASKS; kind++) {
+        int ok;
+        json_t *rep = check(&g, (se_trace_kind)kind, &t, &ok);
+        assert_problems(rep, ok, 0, 0, 0, 0, 0);
+        assert_int_equal(jint(rep, "tasks_expected"), 15);
+        assert_int_equal(jint(rep, "dependency_edges_checked"), 3 * 2 + g.tile_tasks);
+        assert_int_equal(jint(rep, "span_ns"), 2 * (DUR + GAP) + DUR);
+        json_t *phases = json_object_get(rep, "phases");
+        assert_int_equal(json_object_size(phases), 3);
+        assert_null(json_object_get(phases, "D"));
+        assert_int_equal(jint(json_object_get(phases, "C"), "tasks"), g.tile_tasks);
+        json_decref(rep);
+    }
+    /* a 5-phase graph's extra tasks are not in it */
+    se_trace_task r = *rec(&t, 0);
+    r.task = 15;
+    append(&t, r);
+    int ok;
+    json_t *rep = check(&g, SE_TRACE_TASKS, &t, &ok);
+    assert_int_equal(ok, 0);
+    assert_int_equal(jint(rep, "invalid_count"), 1);
+    json_decref(rep);
+    se_trace_free(&t);
+    t = phased_trace(&g, GAP);
+    se_trace_task *b1 = rec(&t, id_of(&g, SE_PHASE_B, 1, 0));
+    se_trace_task *c10 = rec(&t, id_of(&g, SE_PHASE_C, 1, 0));
+    c10->start_ns = b1->end_ns - 7;
+    rep = check(&g, SE_TRACE_TASKS, &t, &ok);
+    assert_problems(rep, ok, 0, 0, 0, 1, 0);
+    json_t *v = json_array_get(jarr(rep, "order_violations"), 0);
+    assert_string_equal(jstr(v, "producer"), "B(1)");
+    assert_string_equal(jstr(v, "consumer"), "C(1,0)");
+    assert_int_equal(jint(v, "early_by_ns"), 7);
+    json_decref(rep);
+    se_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_phase_trace_is_checked_against_its_own_graph),
         cmocka_unit_test(test_correct_phased_trace_passes_as_phased_and_tasks_with_no_overlap),
         cmocka_unit_test(test_missing_task_is_named_and_nothing_else_is_reported),
         cmocka_unit_test(test_duplicated_task_is_named_once),
