@@ -27,8 +27,8 @@ trap cleanup EXIT
 useradd -M -d "$tmp/home" -s /bin/bash "$user" || { echo "FAIL: useradd $user failed"; exit 1; }
 mkdir -p "$tmp/home" "$tmp/tree" "$tmp/shims" "$tmp/nognuplot"
 chmod 755 "$tmp"
-# The sources a build needs (no runs/, no build/).
-for p in CMakeLists.txt cmake src protocol scripts tests; do
+# The sources a build needs (no runs/, no build/; bench/ holds a benchmark target).
+for p in CMakeLists.txt cmake src protocol scripts tests bench; do
     cp -a "$src/$p" "$tmp/tree/" || { echo "FAIL: copying $p"; exit 1; }
 done
 rm -rf "$tmp/tree/build"
