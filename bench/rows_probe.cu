@@ -44,60 +44,15 @@
         }                                                                                   \
     } while (0)
 
-/* The vector kernel in other shapes of its grid (G lanes a row, P float4 a
- * lane, R rows a group), with streaming (cs = 1) or plain stores. */
-static __device__ __forceinline__ void probe_vec_body(const float *x, float *y, int64_t rows,
-                                                      int cols, double eps, const int G,
-                                                      const int P, const int R, const int cs)
-{
-    const int lane = threadIdx.x & 31, j = lane % G, k = lane / G, n4 = cols >> 2;
-    const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const int64_t base = warp * R * (32 / G) + k;
-    const float4 *x4 = (const float4 *)x;
-    float4 *y4 = (float4 *)y;
-    float v[4][16];
-#pragma unroll
-    for (int r = 0; r < R; r++) {
-        const int64_t row = base + (int64_t)r * (32 / G);
-#pragma unroll
-        for (int p = 0; p < P; p++) {
-            int c = j + p * G;
-            float4 a = row < rows && c < n4 ? __ldg(x4 + row * n4 + c)
-                                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            v[r][4 * p] = a.x;
-            v[r][4 * p + 1] = a.y;
-            v[r][4 * p + 2] = a.z;
-            v[r][4 * p + 3] = a.w;
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < R; r++) {
-        const int64_t row = base + (int64_t)r * (32 / G);
-        unsigned valid = 0;
-#pragma unroll
-        for (int p = 0; p < P; p++)
-            valid |= (row < rows && j + p * G < n4 ? 0xfu : 0u) << (4 * p);
-        float inv_l = se_rb_group_softmax(v[r], valid, cols, eps, G, 4 * P);
-#pragma unroll
-        for (int p = 0; p < P; p++) {
-            int c = j + p * G;
-            float4 o = make_float4(v[r][4 * p] * inv_l, v[r][4 * p + 1] * inv_l,
-                                   v[r][4 * p + 2] * inv_l, v[r][4 * p + 3] * inv_l);
-            if (row < rows && c < n4) {
-                if (cs)
-                    __stcs(y4 + row * n4 + c, o);
-                else
-                    y4[row * n4 + c] = o;
-            }
-        }
-    }
-}
-
+/* The vector kernel (rowblock_rows.cu's se_rb_vec_body) in other shapes of
+ * its grid: G lanes a row, P float4 a lane, R rows a group, streaming (CS
+ * 1) or plain stores. */
 #define PROBE_VEC(name, G, P, R, CS)                                                        \
     __global__ void __launch_bounds__(256) name(const float *x, float *y, int64_t rows,     \
                                                 int cols, double eps)                       \
     {                                                                                       \
-        probe_vec_body(x, y, rows, cols, eps, G, P, R, CS);                                 \
+        se_trace_buf none = {NULL, NULL, 0};                                                \
+        se_rb_vec_body(x, y, rows, cols, eps, none, G, P, R, CS);                           \
     }
 PROBE_VEC(pv_g2p4r1, 2, 4, 1, 1)
 PROBE_VEC(pv_g2p4r2, 2, 4, 2, 1)

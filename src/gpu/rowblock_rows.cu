@@ -464,10 +464,12 @@ static se_status rb_lane_launch(const float *x, float *y, int64_t rows, int cols
  * at most 32), P chunks a lane (chunk j + p G of the row for lane j of
  * its group), and R rows a group at once, so every lane has R P float4
  * (64 bytes) in flight; a warp's loads of one (r, p) cover 32 / G
- * consecutive rows. */
+ * consecutive rows. CS: y stored evict-first (the kernels below) or plainly
+ * (bench/rows_probe.cu compares the two). */
 static __device__ __forceinline__ void se_rb_vec_body(const float *x, float *y, int64_t rows,
                                                       int cols, double eps, se_trace_buf trace,
-                                                      const int G, const int P, const int R)
+                                                      const int G, const int P, const int R,
+                                                      const int CS)
 {
     uint64_t t0 = trace.rec ? se_now_ns() : 0;
     const int lane = threadIdx.x & 31, j = lane % G, k = lane / G, n4 = cols >> 2;
@@ -501,10 +503,14 @@ static __device__ __forceinline__ void se_rb_vec_body(const float *x, float *y, 
 #pragma unroll
         for (int p = 0; p < P; p++) {
             int c = j + p * G;
-            if (row < rows && c < n4)
-                __stcs(y4 + row * n4 + c, make_float4(v[r][4 * p] * inv_l, v[r][4 * p + 1] * inv_l,
-                                                      v[r][4 * p + 2] * inv_l,
-                                                      v[r][4 * p + 3] * inv_l));
+            float4 o = make_float4(v[r][4 * p] * inv_l, v[r][4 * p + 1] * inv_l,
+                                   v[r][4 * p + 2] * inv_l, v[r][4 * p + 3] * inv_l);
+            if (row < rows && c < n4) {
+                if (CS) /* streaming (evict-first) store */
+                    __stcs(y4 + row * n4 + c, o);
+                else
+                    y4[row * n4 + c] = o;
+            }
         }
         if (trace.rec && j == 0 && row < rows)
             se_trace_record(&trace, row, t0);
@@ -517,7 +523,7 @@ static __device__ __forceinline__ void se_rb_vec_body(const float *x, float *y, 
                                                                double eps, int vec,           \
                                                                se_trace_buf trace)            \
     {                                                                                         \
-        se_rb_vec_body(x, y, rows, cols, eps, trace, G, P, R);                                \
+        se_rb_vec_body(x, y, rows, cols, eps, trace, G, P, R, 1);                             \
     }
 
 SE_RB_VEC_KERNEL(se_k_rowblock_vec_g1, 1, 1, 4)
