@@ -160,6 +160,13 @@ static const char *const PHASE_WHAT[SE_NPHASES] = {
     "per tile: write y",
 };
 
+/* The same for LayerNorm's graph of three phases (g->phases 3). */
+static const char *const LN_PHASE_WHAT[3] = {
+    "per tile: partial sums of x and x^2",
+    "per row: combine A's partials into mean and rstd",
+    "per tile: write y",
+};
+
 /* One record's place in the export: its block's unit (the phase of a
  * phased trace, where each phase is its own launch or is fenced by a grid
  * barrier, or 0: a megakernel's block runs every phase, rowblock's one row
@@ -393,7 +400,8 @@ se_status se_trace_chrome(const se_taskgeom *g, se_trace_kind kind, const se_tra
                           "name", nm, "cat", cat, "ph", "X", "pid", p->sm + 1, "tid",
                           (json_int_t)p->tid, "ts", chrome_us(p->s, t0), "dur",
                           chrome_us(p->e, p->s), "args", "phase",
-                          ph >= 0 ? PHASE_WHAT[ph] : "one row", "block", r->block, "sm", r->sm,
+                          ph < 0 ? "one row" : g->phases == 3 ? LN_PHASE_WHAT[ph] : PHASE_WHAT[ph],
+                          "block", r->block, "sm", r->sm,
                           "task", (json_int_t)r->task, "row", (json_int_t)row, "tile",
                           (json_int_t)tile, "start_ns", (json_int_t)r->start_ns, "end_ns",
                           (json_int_t)r->end_ns));

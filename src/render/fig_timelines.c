@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "bundle/paths.h"
+#include "model/operation.h"
 
 /* Phase colours of the timelines, and what each phase does. */
 static const char *const PHASE_COLOR[SE_NPHASES] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a",
@@ -21,6 +22,10 @@ static const char *const PHASE_COLOR[SE_NPHASES] = {"#1b9e77", "#d95f02", "#7570
 static const char *const PHASE_WHAT[SE_NPHASES] = {
     "A: per-tile sum of squares and max", "B: per-row combine (s, m)",
     "C: per-tile sum of exp", "D: per-row combine (1/l)", "E: per-tile write y"};
+/* LayerNorm's three (a run of another operation than the softmax plots
+ * its own phases, model/operation.h's). */
+static const char *const LN_PHASE_WHAT[3] = {"A: per-tile sums of x and x^2",
+                                             "B: per-row combine (mean, rstd)", "C: per-tile write y"};
 
 /* ---- fig4: dependency-trace timelines --------------------------------- */
 
@@ -283,11 +288,12 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
         else
             se_buf_add(&gp, "    unset key\n");
         se_buf_add(&gp, "    plot ");
-        for (int ph = 0; ph < SE_NPHASES; ph++) {
+        const int ln = se_rundata_operation(rd)->n_phases == 3;
+        for (int ph = 0; ph < (ln ? 3 : SE_NPHASES); ph++) {
             se_buf_printf(&gp, "%s\"data/fig4_timelines.tsv\" index %d using 1:3:($2-$1):(0) with "
                                "vectors nohead lw 1.2 lc rgb \"%s\" title ",
                           ph ? ", \\\n         " : "", k * SE_NPHASES + ph, PHASE_COLOR[ph]);
-            se_plot_gp_quote(&gp, PHASE_WHAT[ph]);
+            se_plot_gp_quote(&gp, ln ? LN_PHASE_WHAT[ph] : PHASE_WHAT[ph]);
         }
         se_buf_add(&gp, "\n");
     }
