@@ -142,7 +142,7 @@ static void launch(const cand *c, const float *x, float *y, int64_t rows, int co
             exit(1);
         }
         break;
-    case K_SPAN: { /* the staged group kernels, the path before se_k_rowblock_lane */
+    case K_SPAN: { /* the staged group kernels, launched directly */
         int g;
         const char *name;
         se_rb_span_fn fn = rb_span_pick(cols, 0, &g, &name);
@@ -239,7 +239,7 @@ int main(int argc, char **argv)
         if (cols % 4 != 0) {
             memset(&c[nc], 0, sizeof c[nc]);
             c[nc].kind = K_SPAN;
-            snprintf(c[nc].name, sizeof c[nc].name, "span (before)");
+            snprintf(c[nc].name, sizeof c[nc].name, "span");
             nc++;
         }
         if (cols % 4 == 0)

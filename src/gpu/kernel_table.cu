@@ -223,8 +223,9 @@ static const se_kernel_entry se_kernel_entries[] = {
     {"se_k_rowblock_vec_g32p4", (const void *)se_k_rowblock_vec_g32p4, 256,
      "rowblock, many rows of a multiple of 4 columns, up to 512 (float4 straight into registers)"},
     {"se_k_rowblock_lane", (const void *)se_k_rowblock_lane, 128,
-     "rowblock, rows of at most 64 columns that are not a multiple of 4 (a lane a row, "
-     "32 rows a warp copied into shared memory by cp.async)"},
+     "rowblock's candidate for rows of at most 64 columns that are not a multiple of 4 "
+     "(a lane a row, 32 rows a warp copied into shared memory by cp.async); launched only "
+     "by bench/rows_probe.cu until measured"},
     {"se_k_rowblock_col1", (const void *)se_k_rowblock_col1, 256,
      "rowblock, many rows of one column (4 rows a float4)"},
     {"se_k_rowblock_thread_c1", (const void *)se_k_rowblock_thread_c1, 256,

@@ -323,7 +323,8 @@ static se_rb_span_fn rb_span_pick(int cols, int direct, int *lanes, const char *
  * mod 4 on pairs of them. Against the staged group kernels it drops the
  * shuffles, the padded index and the valid masks: the counters of sweep
  * 20261204T175546Z put 37 columns at 2.66 warp instructions an element
- * (issue-bound) and 7 columns on the shared-memory pipe (docs/PERFORMANCE.md). */
+ * (issue-bound) and 7 columns on the shared-memory pipe (docs/PERFORMANCE.md).
+ * Not yet dispatched: bench/rows_probe.cu measures it first (version 25). */
 #define SE_RB_LANE_THREADS 128
 #define SE_RB_LANE_MAX_COLS 64
 #define SE_RB_LANE_WARPS (SE_RB_LANE_THREADS / 32)
@@ -331,13 +332,6 @@ static se_rb_span_fn rb_span_pick(int cols, int direct, int *lanes, const char *
 static __host__ __device__ __forceinline__ int se_rb_lane_slice(int cols)
 {
     return 32 * cols + 8;
-}
-
-static __device__ __forceinline__ void se_rb_cp16(float *dst, const float *src, int bytes)
-{
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes)
-                 : "memory");
 }
 
 __global__ void __launch_bounds__(SE_RB_LANE_THREADS) se_k_rowblock_lane(const float *x,
@@ -361,9 +355,9 @@ __global__ void __launch_bounds__(SE_RB_LANE_THREADS) se_k_rowblock_lane(const f
     for (int q = lane; q < nch; q += 32) {
         int64_t g = a0 + 4 * (int64_t)q;
         int64_t left = total - g; /* the chunk past the end of x: only its elements */
-        se_rb_cp16(sm + 4 * q, x + g, left >= 4 ? 16 : (int)left * 4);
+        se_cp_async16_zfill(sm + 4 * q, x + g, left >= 4 ? 16 : (int)left * 4);
     }
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
+    se_cp_async_wait_all();
     __syncwarp();
 
     if (lane < nr) {
@@ -713,8 +707,10 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
         }
     }
     int g, direct = rows * cols <= SE_RB_DIRECT_MAX; /* launch-bound: no barrier on the chain */
-    if (vec && !direct && cols <= SE_RB_LANE_MAX_COLS)
-        return rb_lane_launch(x, y, rows, c, eps, trace, stream, err);
+    /* se_k_rowblock_lane (above) is to take the rows of at most
+     * SE_RB_LANE_MAX_COLS columns here once a GPU has measured it against
+     * these kernels (bench/rows_probe.cu; docs/PERFORMANCE.md, version 25):
+     * until then only the benchmark launches it. */
     se_rb_span_fn fn = rb_span_pick(c, direct, &g, &name);
     if (!fn)
         return se_fail(err, SE_ERR_USAGE, "rowblock: no span kernel for rows of %lld columns",
