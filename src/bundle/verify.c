@@ -304,14 +304,14 @@ static void check_run_record(verify_ctx *v, const se_protocol *p)
             se_path_array_y(id, rel, sizeof rel);
             require_array(v, rel, &missing);
         }
-        size_t per = se_peers_per_shape(peers);
+        size_t per = se_peers_per_shape(v->rd.peers); /* the document: its version */
         for (size_t k = 0; k < per; k++) {
             const json_t *e1 = json_array_get(peers, i * per + k);
             const char *st = json_string_value(json_object_get(e1, "status"));
             if (!st || (strcmp(st, "ok") != 0 && strcmp(st, "failed") != 0))
                 continue;
             se_case_id c;
-            se_peer_case(sh, se_peers_set(peers).first + (int)k, &c);
+            se_peer_case(sh, se_peers_set(v->rd.peers).first + (int)k, &c);
             se_path_array_y(c.id, rel, sizeof rel);
             require_array(v, rel, &missing);
         }

@@ -381,6 +381,8 @@ PY
     vcheck "hostile: placement slurm_job_id of the wrong type" 1 "environment.json: placement: field 'slurm_job_id': expected a string or null, got an integer" -- "$work/run"
     fresh; rm "$work/run/arrays/1x7.rowblock.y.f32"; sed -i '\|  arrays/1x7.rowblock.y.f32$|d' "$work/run/MANIFEST.sha256"
     vcheck "hostile: arrays_saved true, an array and its line removed" 1 "arrays/1x7.rowblock.y.f32, which the rule saves, is not in the manifest" -- "$work/run"
+    fresh; rm "$work/run/arrays/1x1.torch-eager.y.f32"; sed -i '\|  arrays/1x1.torch-eager.y.f32$|d' "$work/run/MANIFEST.sha256"
+    vcheck "hostile: arrays_saved true, a peer's array and its line removed" 1 "arrays/1x1.torch-eager.y.f32, which the rule saves, is not in the manifest" -- "$work/run"
     fresh; rm "$work/run/$trace"; sed -i "\|  $trace\$|d" "$work/run/MANIFEST.sha256"
     vcheck "hostile: a traced case's trace and its line removed" 1 "$trace: the traced case's trace is neither here nor listed" -- --strict "$work/run"
     fresh; rm "$work/run/$trace"
