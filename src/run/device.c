@@ -30,7 +30,8 @@ static se_status coop_limits(se_device_info *info, se_err *err)
                            "co-residency query in run/strategies.c",
                            se_strategy_get((se_strategy)s)->name,
                            se_strategy_get((se_strategy)s)->coop_group);
-        se_status st = gpu->coop_max_blocks(&info->coop_max_blocks[s], err);
+        se_status st = gpu->coop_max_blocks(SE_GPU_OP_RMS_SOFTMAX, &info->coop_max_blocks[s],
+                                            err);
         if (st != SE_OK)
             return st;
     }

@@ -37,6 +37,7 @@
 #include "run/cudnn_ref.h"
 #include "run/device.h"
 #include "run/instance.h"
+#include "run/strategies.h"
 #include "run/validate.h"
 
 /* The fixed metric set, and the column each gets in profile/kernels.csv. */
@@ -127,7 +128,13 @@ se_status se_profile_target(const char *run_dir, se_err *err)
     se_device_info dev;
     cudaStream_t stream = NULL;
     se_cudnn *cudnn = NULL;
-    st = se_device_open(0, &dev, err);
+    /* A strategy of the run that this binary cannot run on its workload. */
+    for (int s = 0; st == SE_OK && s < SE_NSTRATEGIES; s++)
+        if ((pp->strategies >> s) & 1u)
+            st = se_strategy_check_operation(run_dir, (se_strategy)s, se_protocol_operation(pp),
+                                             err);
+    if (st == SE_OK)
+        st = se_device_open(0, &dev, err);
     if (st == SE_OK)
         st = se_device_use_operation(&dev, se_protocol_operation(pp)->id, err);
     if (st == SE_OK && cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess)

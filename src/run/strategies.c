@@ -77,24 +77,43 @@ static se_status enqueue_megakernel_init(const se_invocation *inv, cudaStream_t 
     return se_gpu_megakernel_init_enqueue(&inv->prob, inv->blocks, stream, err);
 }
 
+/* The co-residency queries: the kernel of the case's operation. */
+static se_status fusion_max_blocks(int op, int *max_blocks, se_err *err)
+{
+    if (op == SE_GPU_OP_LAYERNORM)
+        return se_gpu_ln_fusion_max_blocks(max_blocks, err);
+    return se_gpu_fusion_max_blocks(max_blocks, err);
+}
+
+static se_status megakernel_max_blocks(int op, int *max_blocks, se_err *err)
+{
+    if (op == SE_GPU_OP_LAYERNORM)
+        return se_gpu_ln_megakernel_max_blocks(max_blocks, err);
+    return se_gpu_megakernel_max_blocks(max_blocks, err);
+}
+
 /*
  * One line per strategy of SE_STRATEGY_TABLE: SE_GPU_<ID> is {enqueue
- * function, co-residency query or NULL, init_control's enqueue or NULL}. The table below is generated from
- * SE_STRATEGY_TABLE, so a strategy without its line here does not compile.
+ * function, co-residency query or NULL, init_control's enqueue or NULL, the
+ * operations it runs}. The table below is generated from SE_STRATEGY_TABLE,
+ * so a strategy without its line here does not compile.
  */
-#define SE_GPU_STREAM           {enqueue_phases, NULL, NULL}
-#define SE_GPU_GRAPH            {enqueue_phases, NULL, NULL}
-#define SE_GPU_STREAM_PDL       {enqueue_phases_pdl, NULL, NULL}
-#define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL, NULL}
-#define SE_GPU_FUSION           {enqueue_fusion, se_gpu_fusion_max_blocks, NULL}
-#define SE_GPU_FUSION_GRAPH     {enqueue_fusion, se_gpu_fusion_max_blocks, NULL}
-#define SE_GPU_TEST_EXTRA       {enqueue_fusion, se_gpu_fusion_max_blocks, NULL} /* test build */
-#define SE_GPU_MEGAKERNEL       {enqueue_megakernel, se_gpu_megakernel_max_blocks, \
-                                 enqueue_megakernel_init}
-#define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, se_gpu_megakernel_max_blocks, \
-                                 enqueue_megakernel_init}
-#define SE_GPU_ROWBLOCK         {enqueue_rowblock, NULL, NULL}
-#define SE_GPU_CUDNN            {enqueue_cudnn, NULL, NULL}
+#define SE_RUNS_BOTH SE_RUNS_SOFTMAX_LAYERNORM
+#define SE_GPU_STREAM           {enqueue_phases, NULL, NULL, SE_RUNS_BOTH}
+#define SE_GPU_GRAPH            {enqueue_phases, NULL, NULL, SE_RUNS_BOTH}
+#define SE_GPU_STREAM_PDL       {enqueue_phases_pdl, NULL, NULL, SE_RUNS_BOTH}
+#define SE_GPU_GRAPH_PDL        {enqueue_phases_pdl, NULL, NULL, SE_RUNS_BOTH}
+#define SE_GPU_FUSION           {enqueue_fusion, fusion_max_blocks, NULL, SE_RUNS_BOTH}
+#define SE_GPU_FUSION_GRAPH     {enqueue_fusion, fusion_max_blocks, NULL, SE_RUNS_BOTH}
+/* test build: fusion's kernels, declared softmax-only so that the refusal of a
+ * strategy without LayerNorm kernels is tested (tests/CMakeLists.txt) */
+#define SE_GPU_TEST_EXTRA       {enqueue_fusion, fusion_max_blocks, NULL, SE_RUNS_SOFTMAX}
+#define SE_GPU_MEGAKERNEL       {enqueue_megakernel, megakernel_max_blocks, \
+                                 enqueue_megakernel_init, SE_RUNS_BOTH}
+#define SE_GPU_MEGAKERNEL_GRAPH {enqueue_megakernel, megakernel_max_blocks, \
+                                 enqueue_megakernel_init, SE_RUNS_BOTH}
+#define SE_GPU_ROWBLOCK         {enqueue_rowblock, NULL, NULL, SE_RUNS_BOTH}
+#define SE_GPU_CUDNN            {enqueue_cudnn, NULL, NULL, SE_RUNS_SOFTMAX}
 
 static const se_strategy_gpu table[] = {
 #define SE_GPU_LINE(id, ...) [SE_S_##id] = SE_GPU_##id,
@@ -114,16 +133,31 @@ se_status se_coop_max_blocks_op(se_strategy s, int op, int *max_blocks, se_err *
 {
     const se_strategy_gpu *gpu = se_strategy_gpu_get(s);
     *max_blocks = 0;
-    if (!gpu || !gpu->coop_max_blocks)
+    if (!gpu || !gpu->coop_max_blocks || !se_strategy_runs_op(s, op))
         return SE_OK;
-    if (op != SE_GPU_OP_LAYERNORM)
-        return gpu->coop_max_blocks(max_blocks, err);
-    if (gpu->coop_max_blocks == se_gpu_fusion_max_blocks)
-        return se_gpu_ln_fusion_max_blocks(max_blocks, err);
-    if (gpu->coop_max_blocks == se_gpu_megakernel_max_blocks)
-        return se_gpu_ln_megakernel_max_blocks(max_blocks, err);
-    return se_fail(err, SE_ERR_USAGE, "strategy %s has no LayerNorm kernel",
-                   se_strategy_get(s)->name);
+    return gpu->coop_max_blocks(op, max_blocks, err);
+}
+
+int se_strategy_runs_op(se_strategy s, int op)
+{
+    const se_strategy_gpu *gpu = se_strategy_gpu_get(s);
+    return gpu && op >= 0 && op < 32 && ((gpu->ops >> op) & 1u);
+}
+
+se_status se_strategy_check_operation(const char *where, se_strategy s, const se_operation *op,
+                                      se_err *err)
+{
+    const se_strategy_info *info = se_strategy_get(s);
+    if (!info)
+        return se_fail(err, SE_ERR_USAGE, "%s: strategy %d is not in this binary's table",
+                       where, (int)s);
+    if (se_strategy_runs_op(s, (int)op->id))
+        return SE_OK;
+    return se_fail(err, SE_ERR_USAGE,
+                   "%s: strategy '%s' cannot run workload '%s': it has no %s kernels (its "
+                   "GPU line in run/strategies.c does not list the operation); take '%s' out "
+                   "of the protocol's strategies",
+                   where, info->name, op->name, op->title, info->name);
 }
 
 se_strategy se_coop_group_first(se_strategy s)

@@ -31,6 +31,7 @@
 #include "model/operation.h"
 #include "model/protocol.h"
 #include "run/runner.h"
+#include "run/strategies.h"
 #include "run/validate.h"
 
 #ifndef SE_VERSION
@@ -81,6 +82,11 @@ static se_status load_protocol(const se_run_opts *o, se_protocol *p, se_protocol
                              se_protocol_operation(p)->title);
                 break;
             }
+    /* Every selected strategy runs the workload: one whose GPU line does not
+     * list the operation (no kernels for it) is refused, naming both. */
+    for (int s = 0; st == SE_OK && s < se_protocol_nstrategies(p); s++)
+        if ((p->strategies >> s) & 1u)
+            st = se_strategy_check_operation(name, (se_strategy)s, se_protocol_operation(p), err);
     if (st != SE_OK)
         se_protocol_free(p);
     return st;

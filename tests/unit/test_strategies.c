@@ -2,7 +2,8 @@
  * test_strategies.c - the strategy table's two halves agree: every strategy
  * of model/strategy.h has a GPU line in run/strategies.c with an enqueue
  * function, exactly the cooperative ones have a co-residency query, one
- * query per cooperative group, and the help text lists every strategy with
+ * query per cooperative group, every one runs the RMS-scaled softmax and one
+ * without LayerNorm kernels is refused for LayerNorm naming both, and the help text lists every strategy with
  * its description; a run's own table (strategies.json, bundle/describe.h)
  * reads back to the compiled one, the frozen legacy v1 table is the ten
  * strategies the committed runs were made with, and a strategies.json that
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "bundle/describe.h"
+#include "model/operation.h"
 #include "model/strategy.h"
 #include "run/strategies.h"
 #include "tool/cli.h"
@@ -247,6 +249,49 @@ static void test_a_wrong_strategies_json_is_refused_naming_the_field(void **stat
     expect_refused(edit_too_many, "more than the 32 a protocol's selection can hold");
 }
 
+/* Every strategy runs the first workload, the RMS-scaled softmax. One whose
+ * GPU line does not list an operation (cudnn for LayerNorm: cuDNN's legacy
+ * API has no layer norm) is refused for it, naming the strategy and the
+ * workload, and has no co-residency limit to ask for it; the others pass.
+ * (The test build's test-extra, a cooperative strategy without LayerNorm
+ * kernels, is refused by `run` itself: tests/CMakeLists.txt.) */
+static void test_a_strategy_without_an_operations_kernels_is_refused_for_it(void **state)
+{
+    (void)state;
+    const se_operation *softmax = se_operation_default();
+    const se_operation *ln = se_operation_find("layernorm");
+    assert_non_null(ln);
+    assert_int_equal(softmax->id, SE_GPU_OP_RMS_SOFTMAX);
+    assert_int_equal(ln->id, SE_GPU_OP_LAYERNORM);
+    se_err err;
+    for (int s = 0; s < SE_NSTRATEGIES; s++) {
+        const char *name = se_strategy_get((se_strategy)s)->name;
+        if (!se_strategy_runs_op((se_strategy)s, SE_GPU_OP_RMS_SOFTMAX))
+            fail_msg("%s does not run the RMS-scaled softmax", name);
+        assert_int_equal(se_strategy_check_operation("p.json", (se_strategy)s, softmax, &err),
+                         SE_OK);
+        int runs = se_strategy_runs_op((se_strategy)s, SE_GPU_OP_LAYERNORM);
+        se_status st = se_strategy_check_operation("p.json", (se_strategy)s, ln, &err);
+        assert_int_equal(st, runs ? SE_OK : SE_ERR_USAGE);
+        if (!runs) {
+            char want[128];
+            snprintf(want, sizeof want, "p.json: strategy '%s' cannot run workload 'layernorm'",
+                     name);
+            if (strncmp(err.msg, want, strlen(want)) != 0)
+                fail_msg("refusal of %s: %s", name, err.msg);
+            int limit = -1; /* no kernel to ask: no CUDA call, no error */
+            assert_int_equal(se_coop_max_blocks_op((se_strategy)s, SE_GPU_OP_LAYERNORM, &limit,
+                                                   &err), SE_OK);
+            assert_int_equal(limit, 0);
+        }
+    }
+    assert_false(se_strategy_runs_op(SE_S_CUDNN, SE_GPU_OP_LAYERNORM));
+    assert_true(se_strategy_runs_op(SE_S_FUSION, SE_GPU_OP_LAYERNORM));
+    assert_true(se_strategy_runs_op(SE_S_ROWBLOCK, SE_GPU_OP_LAYERNORM));
+    assert_false(se_strategy_runs_op(SE_NSTRATEGIES, SE_GPU_OP_RMS_SOFTMAX));
+    assert_false(se_strategy_runs_op(SE_S_STREAM, 40));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_group_kernel_names_read_as_before),
         cmocka_unit_test(test_help_lists_every_strategy_with_its_description),
         cmocka_unit_test(test_exactly_strategies_with_an_init_control_have_its_enqueue),
+        cmocka_unit_test(test_a_strategy_without_an_operations_kernels_is_refused_for_it),
         cmocka_unit_test(test_strategies_json_reads_back_to_the_compiled_table),
         cmocka_unit_test(test_legacy_v1_is_the_ten_strategies_of_the_committed_runs),
         cmocka_unit_test(test_a_wrong_strategies_json_is_refused_naming_the_field),
