@@ -87,6 +87,14 @@ se_status views_flag(const views_at *a, const json_t *o, const char *key, int *o
     return st;
 }
 
+se_status views_truth(const views_at *a, const json_t *o, const char *key, int *out)
+{
+    int v = -1;
+    se_status st = views_flag(a, o, key, &v);
+    *out = v == 1;
+    return st;
+}
+
 se_status views_pair(const views_at *a, const json_t *o, const char *key, double out[2],
                      int *has)
 {
@@ -124,6 +132,33 @@ se_status views_array(const views_at *a, const json_t *o, const char *key, const
         return refuse(a, key, "expected an array");
     *out = v;
     *n = json_array_size(v);
+    return st;
+}
+
+se_status views_strs(const views_at *a, const json_t *o, const views_slot *s, size_t n,
+                     void *base)
+{
+    se_status st = SE_OK;
+    for (size_t i = 0; st == SE_OK && i < n; i++)
+        st = views_str(a, o, s[i].key, (const char **)((char *)base + s[i].off));
+    return st;
+}
+
+se_status views_integers(const views_at *a, const json_t *o, const views_slot *s, size_t n,
+                         void *base)
+{
+    se_status st = SE_OK;
+    for (size_t i = 0; st == SE_OK && i < n; i++)
+        st = views_integer(a, o, s[i].key, (long long *)((char *)base + s[i].off));
+    return st;
+}
+
+se_status views_nums(const views_at *a, const json_t *o, const views_slot *s, size_t n,
+                     void *base)
+{
+    se_status st = SE_OK;
+    for (size_t i = 0; st == SE_OK && i < n; i++)
+        st = views_num(a, o, s[i].key, (double *)((char *)base + s[i].off), NULL);
     return st;
 }
 

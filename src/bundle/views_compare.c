@@ -4,6 +4,7 @@
  * files: per pair of runs or run sets, B/A per case, the differences of
  * their environments and the counts of faster, slower and unchanged cases.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "bundle/views_internal.h"
@@ -80,11 +81,13 @@ static se_status compare_env(const views_at *a, const json_t *pair, se_compare_p
 static se_status compare_pair(const views_at *a, const json_t *p, se_compare_pair_view *v)
 {
     const json_t *cases = NULL, *sum = NULL;
-    const char **strs[] = {&v->a, &v->a_run_id, &v->b, &v->b_run_id};
-    static const char *const keys[] = {"a", "a_run_id", "b", "b_run_id"};
-    se_status st = SE_OK;
-    for (size_t i = 0; st == SE_OK && i < sizeof keys / sizeof keys[0]; i++)
-        st = views_str(a, p, keys[i], strs[i]);
+    static const views_slot strs[] = {
+        {"a", offsetof(se_compare_pair_view, a)},
+        {"a_run_id", offsetof(se_compare_pair_view, a_run_id)},
+        {"b", offsetof(se_compare_pair_view, b)},
+        {"b_run_id", offsetof(se_compare_pair_view, b_run_id)},
+    };
+    se_status st = views_strs(a, p, strs, VIEWS_NSLOTS(strs), v);
     if (st == SE_OK)
         st = strings(a, p, "a_runs", &v->a_runs, &v->n_a_runs);
     if (st == SE_OK)
@@ -106,10 +109,14 @@ static se_status compare_pair(const views_at *a, const json_t *p, se_compare_pai
     if (st == SE_OK)
         st = views_object(a, p, "summary", &sum);
     views_at sa = views_at_key(a, "summary");
-    long long *counts[] = {&v->faster, &v->slower, &v->unchanged, &v->slower_than_gate};
-    static const char *const ckeys[] = {"faster", "slower", "unchanged", "slower_than_gate"};
-    for (size_t i = 0; st == SE_OK && i < sizeof ckeys / sizeof ckeys[0]; i++)
-        st = views_integer(&sa, sum, ckeys[i], counts[i]);
+    static const views_slot counts[] = {
+        {"faster", offsetof(se_compare_pair_view, faster)},
+        {"slower", offsetof(se_compare_pair_view, slower)},
+        {"unchanged", offsetof(se_compare_pair_view, unchanged)},
+        {"slower_than_gate", offsetof(se_compare_pair_view, slower_than_gate)},
+    };
+    if (st == SE_OK)
+        st = views_integers(&sa, sum, counts, VIEWS_NSLOTS(counts), v);
     return st;
 }
 

@@ -34,6 +34,8 @@ se_status views_integer(const views_at *a, const json_t *o, const char *key, lon
 se_status views_str(const views_at *a, const json_t *o, const char *key, const char **out);
 /* 1, 0, or -1 where absent or null. */
 se_status views_flag(const views_at *a, const json_t *o, const char *key, int *out);
+/* 1 only where o[key] is true: false, absent or null read as 0. */
+se_status views_truth(const views_at *a, const json_t *o, const char *key, int *out);
 /* [lo, hi]: an array of exactly two numbers. */
 se_status views_pair(const views_at *a, const json_t *o, const char *key, double out[2],
                      int *has);
@@ -42,6 +44,24 @@ se_status views_object(const views_at *a, const json_t *o, const char *key, cons
 /* o[key] as an array, its size in *n (absent/null: NULL, 0). */
 se_status views_array(const views_at *a, const json_t *o, const char *key, const json_t **out,
                       size_t *n);
+
+/* A field of a view: its key, and where its value lies in the view
+ * (offsetof). */
+typedef struct views_slot {
+    const char *key;
+    size_t off;
+} views_slot;
+
+/* Each of the n slots' fields of o read into the view at base, in order, as
+ * views_str, views_integer or views_num (without a presence flag) read it;
+ * stops at the first refusal. */
+se_status views_strs(const views_at *a, const json_t *o, const views_slot *s, size_t n,
+                     void *base);
+se_status views_integers(const views_at *a, const json_t *o, const views_slot *s, size_t n,
+                         void *base);
+se_status views_nums(const views_at *a, const json_t *o, const views_slot *s, size_t n,
+                     void *base);
+#define VIEWS_NSLOTS(s) (sizeof(s) / sizeof((s)[0]))
 
 /* Room for n entries of size each, zeroed (n may be 0), in *(void **)out. */
 se_status views_alloc(const views_at *a, size_t n, size_t size, void *out);

@@ -14,13 +14,17 @@
 
 static se_status peer_entry(const views_at *a, const json_t *e, se_peer_view *v)
 {
-    const char **strs[] = {&v->peer, &v->computes, &v->status, &v->reason, &v->error,
-                           &v->samples_file, &v->input_sha256, &v->output_sha256};
-    static const char *const keys[] = {"peer", "computes", "status", "reason", "error",
-                                       "samples_file", "input_sha256", "output_sha256"};
-    se_status st = SE_OK;
-    for (size_t i = 0; st == SE_OK && i < sizeof keys / sizeof keys[0]; i++)
-        st = views_str(a, e, keys[i], strs[i]);
+    static const views_slot strs[] = {
+        {"peer", offsetof(se_peer_view, peer)},
+        {"computes", offsetof(se_peer_view, computes)},
+        {"status", offsetof(se_peer_view, status)},
+        {"reason", offsetof(se_peer_view, reason)},
+        {"error", offsetof(se_peer_view, error)},
+        {"samples_file", offsetof(se_peer_view, samples_file)},
+        {"input_sha256", offsetof(se_peer_view, input_sha256)},
+        {"output_sha256", offsetof(se_peer_view, output_sha256)},
+    };
+    se_status st = views_strs(a, e, strs, VIEWS_NSLOTS(strs), v);
     if (st == SE_OK)
         st = views_integer(a, e, "rows", &v->rows);
     if (st == SE_OK)
@@ -36,12 +40,29 @@ static se_status peer_entry(const views_at *a, const json_t *e, se_peer_view *v)
     return st;
 }
 
+/* o's "tolerance": its rule, atol and rtol (peers.json's and
+ * validation.json's). */
+static se_status tolerance(const views_at *a, const json_t *o, const char **rule, double *atol,
+                           double *rtol)
+{
+    const json_t *tol = NULL;
+    se_status st = views_object(a, o, "tolerance", &tol);
+    views_at ta = views_at_key(a, "tolerance");
+    if (st == SE_OK)
+        st = views_str(&ta, tol, "rule", rule);
+    if (st == SE_OK)
+        st = views_num(&ta, tol, "atol", atol, NULL);
+    if (st == SE_OK)
+        st = views_num(&ta, tol, "rtol", rtol, NULL);
+    return st;
+}
+
 static se_status peers_view(const json_t *pj, se_peers_view *v, se_err *err)
 {
     if (!pj)
         return SE_OK;
     views_at a = {SE_PEERS_FILE, "", err};
-    const json_t *env = NULL, *tol = NULL, *arr = NULL;
+    const json_t *env = NULL, *arr = NULL;
     v->present = 1;
     se_status st = views_str(&a, pj, "script", &v->script);
     if (st == SE_OK)
@@ -62,14 +83,7 @@ static se_status peers_view(const json_t *pj, se_peers_view *v, se_err *err)
     if (st == SE_OK)
         st = views_str(&ea, env, "device_name", &v->device_name);
     if (st == SE_OK)
-        st = views_object(&a, pj, "tolerance", &tol);
-    views_at ta = views_at_key(&a, "tolerance");
-    if (st == SE_OK)
-        st = views_str(&ta, tol, "rule", &v->tolerance_rule);
-    if (st == SE_OK)
-        st = views_num(&ta, tol, "atol", &v->atol, NULL);
-    if (st == SE_OK)
-        st = views_num(&ta, tol, "rtol", &v->rtol, NULL);
+        st = tolerance(&a, pj, &v->tolerance_rule, &v->atol, &v->rtol);
     if (st == SE_OK)
         st = views_array(&a, pj, "peers", &arr, &v->n);
     if (st == SE_OK)
@@ -83,17 +97,15 @@ static se_status peers_view(const json_t *pj, se_peers_view *v, se_err *err)
 
 static se_status validation_entry(const views_at *a, const json_t *c, se_validation_view *v)
 {
-    const char **strs[] = {&v->id, &v->strategy, &v->shape, &v->input_sha256,
-                           &v->output_sha256};
-    static const char *const keys[] = {"case", "strategy", "shape", "input_sha256",
-                                       "output_sha256"};
-    se_status st = SE_OK;
-    for (size_t i = 0; st == SE_OK && i < sizeof keys / sizeof keys[0]; i++)
-        st = views_str(a, c, keys[i], strs[i]);
-    static const struct {
-        const char *key;
-        size_t off;
-    } ints[] = {
+    static const views_slot strs[] = {
+        {"case", offsetof(se_validation_view, id)},
+        {"strategy", offsetof(se_validation_view, strategy)},
+        {"shape", offsetof(se_validation_view, shape)},
+        {"input_sha256", offsetof(se_validation_view, input_sha256)},
+        {"output_sha256", offsetof(se_validation_view, output_sha256)},
+    };
+    se_status st = views_strs(a, c, strs, VIEWS_NSLOTS(strs), v);
+    static const views_slot ints[] = {
         {"rows", offsetof(se_validation_view, rows)},
         {"cols", offsetof(se_validation_view, cols)},
         {"tile", offsetof(se_validation_view, tile)},
@@ -105,18 +117,16 @@ static se_status validation_entry(const views_at *a, const json_t *c, se_validat
         {"tiny", offsetof(se_validation_view, tiny)},
         {"vs_cudnn_fails", offsetof(se_validation_view, vs_cudnn_fails)},
     };
-    for (size_t i = 0; st == SE_OK && i < sizeof ints / sizeof ints[0]; i++)
-        st = views_integer(a, c, ints[i].key, (long long *)((char *)v + ints[i].off));
+    if (st == SE_OK)
+        st = views_integers(a, c, ints, VIEWS_NSLOTS(ints), v);
     if (st == SE_OK)
         st = views_num(a, c, "max_abs_err", &v->max_abs_err, NULL);
     if (st == SE_OK)
         st = views_num(a, c, "max_rel_err", &v->max_rel_err, NULL);
     if (st == SE_OK)
         st = views_num(a, c, "vs_cudnn_max_rel", &v->vs_cudnn_max_rel, &v->has_vs_cudnn);
-    int pass = -1;
     if (st == SE_OK)
-        st = views_flag(a, c, "pass", &pass);
-    v->pass = pass == 1;
+        st = views_truth(a, c, "pass", &v->pass);
     if (st == SE_OK)
         st = views_flag(a, c, "repeat_identical", &v->repeat_identical);
     if (st == SE_OK)
@@ -126,15 +136,9 @@ static se_status validation_entry(const views_at *a, const json_t *c, se_validat
 
 static se_status validation_view(const json_t *val, se_run_views *v, se_err *err)
 {
-    views_at a = {SE_VALIDATION_JSON, "", err}, ta = views_at_key(&a, "tolerance");
-    const json_t *arr = NULL, *tol = NULL;
-    se_status st = views_object(&a, val, "tolerance", &tol);
-    if (st == SE_OK)
-        st = views_str(&ta, tol, "rule", &v->tolerance_rule);
-    if (st == SE_OK)
-        st = views_num(&ta, tol, "atol", &v->atol, NULL);
-    if (st == SE_OK)
-        st = views_num(&ta, tol, "rtol", &v->rtol, NULL);
+    views_at a = {SE_VALIDATION_JSON, "", err};
+    const json_t *arr = NULL;
+    se_status st = tolerance(&a, val, &v->tolerance_rule, &v->atol, &v->rtol);
     if (st == SE_OK)
         st = views_integer(&a, val, "invocations", &v->invocations);
     if (st == SE_OK)
@@ -237,10 +241,8 @@ static se_status env_view(const json_t *env, se_env_view *v, se_err *err)
         st = views_str(&ca, src, "git_commit", &v->git_commit);
     if (st == SE_OK)
         st = views_str(&ca, src, "source_dir", &v->source_dir);
-    int dirty = -1;
     if (st == SE_OK)
-        st = views_flag(&ca, src, "git_dirty", &dirty);
-    v->git_dirty = dirty == 1;
+        st = views_truth(&ca, src, "git_dirty", &v->git_dirty);
     if (st == SE_OK)
         st = views_object(&a, env, "host", &host);
     if (st == SE_OK)
@@ -267,10 +269,8 @@ static se_status run_view(const json_t *run, se_run_view *v, se_err *err)
         st = views_str(&a, run, "megakernel", &v->megakernel);
     if (st == SE_OK)
         st = views_str(&a, run, "interleaving", &v->interleaving);
-    int blocking = -1;
     if (st == SE_OK)
-        st = views_flag(&a, run, "blocking_kernel", &blocking);
-    v->blocking_kernel = blocking == 1;
+        st = views_truth(&a, run, "blocking_kernel", &v->blocking_kernel);
     if (st == SE_OK)
         st = views_object(&a, run, "protocol", &pr);
     views_at pa = views_at_key(&a, "protocol");
@@ -285,10 +285,7 @@ static se_status run_view(const json_t *run, se_run_view *v, se_err *err)
 
 static se_status kernel_entry(const views_at *a, const json_t *k, se_kernel_view *v)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } ints[] = {
+    static const views_slot ints[] = {
         {"block_threads", offsetof(se_kernel_view, block_threads)},
         {"registers", offsetof(se_kernel_view, registers)},
         {"shared_static_bytes", offsetof(se_kernel_view, shared_static_bytes)},
@@ -301,8 +298,8 @@ static se_status kernel_entry(const views_at *a, const json_t *k, se_kernel_view
     se_status st = views_str(a, k, "kernel", &v->kernel);
     if (st == SE_OK)
         st = views_str(a, k, "used_by", &v->used_by);
-    for (size_t i = 0; st == SE_OK && i < sizeof ints / sizeof ints[0]; i++)
-        st = views_integer(a, k, ints[i].key, (long long *)((char *)v + ints[i].off));
+    if (st == SE_OK)
+        st = views_integers(a, k, ints, VIEWS_NSLOTS(ints), v);
     return st;
 }
 

@@ -18,10 +18,7 @@ se_status views_scope(const views_at *a, const json_t *s, se_scope_view *v)
     if (!s)
         return SE_OK;
     v->present = 1;
-    static const struct {
-        const char *key;
-        size_t off;
-    } nums[] = {
+    static const views_slot nums[] = {
         {"median_ns", offsetof(se_scope_view, median_ns)},
         {"p5_ns", offsetof(se_scope_view, p5_ns)},
         {"p25_ns", offsetof(se_scope_view, p25_ns)},
@@ -32,9 +29,7 @@ se_status views_scope(const views_at *a, const json_t *s, se_scope_view *v)
         {"mean_ns", offsetof(se_scope_view, mean_ns)},
         {"stdev_ns", offsetof(se_scope_view, stdev_ns)},
     };
-    se_status st = SE_OK;
-    for (size_t i = 0; st == SE_OK && i < sizeof nums / sizeof nums[0]; i++)
-        st = views_num(a, s, nums[i].key, (double *)((char *)v + nums[i].off), NULL);
+    se_status st = views_nums(a, s, nums, VIEWS_NSLOTS(nums), v);
     const json_t *r = NULL;
     if (st == SE_OK)
         st = views_integer(a, s, "n", &v->n);
@@ -66,13 +61,15 @@ static se_status case_view(const views_at *a, const json_t *c, se_case_view *v)
     if (!json_is_object(c))
         return se_fail(a->err, SE_ERR_VALIDATION, "%s: field '%s': expected an object", a->file,
                        a->path);
-    const char **strs[] = {&v->id, &v->what, &v->shape, &v->launch, &v->mechanism,
-                           &v->samples_file};
-    static const char *const keys[] = {"case", "what", "shape", "launch", "mechanism",
-                                       "samples_file"};
-    se_status st = SE_OK;
-    for (size_t i = 0; st == SE_OK && i < sizeof keys / sizeof keys[0]; i++)
-        st = views_str(a, c, keys[i], strs[i]);
+    static const views_slot strs[] = {
+        {"case", offsetof(se_case_view, id)},
+        {"what", offsetof(se_case_view, what)},
+        {"shape", offsetof(se_case_view, shape)},
+        {"launch", offsetof(se_case_view, launch)},
+        {"mechanism", offsetof(se_case_view, mechanism)},
+        {"samples_file", offsetof(se_case_view, samples_file)},
+    };
+    se_status st = views_strs(a, c, strs, VIEWS_NSLOTS(strs), v);
     if (st == SE_OK)
         st = views_integer(a, c, "rows", &v->rows);
     if (st == SE_OK)

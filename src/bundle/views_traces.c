@@ -15,10 +15,7 @@
 
 static se_status trace_entry(const views_at *a, const json_t *t, se_trace_view *v)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } counts[] = {
+    static const views_slot counts[] = {
         {"tasks_expected", offsetof(se_trace_view, tasks_expected)},
         {"records", offsetof(se_trace_view, records)},
         {"invalid_count", offsetof(se_trace_view, invalid_count)},
@@ -35,12 +32,10 @@ static se_status trace_entry(const views_at *a, const json_t *t, se_trace_view *
         st = views_str(a, t, "kind", &v->kind);
     if (st == SE_OK)
         st = views_str(a, t, "verdict", &v->verdict);
-    for (size_t i = 0; st == SE_OK && i < sizeof counts / sizeof counts[0]; i++)
-        st = views_integer(a, t, counts[i].key, (long long *)((char *)v + counts[i].off));
-    int checked = -1;
     if (st == SE_OK)
-        st = views_flag(a, t, "phase_barriers_checked", &checked);
-    v->phase_barriers_checked = checked == 1;
+        st = views_integers(a, t, counts, VIEWS_NSLOTS(counts), v);
+    if (st == SE_OK)
+        st = views_truth(a, t, "phase_barriers_checked", &v->phase_barriers_checked);
     const json_t *ov = NULL, *sm = NULL;
     if (st == SE_OK)
         st = views_object(a, t, "overlap", &ov);
@@ -56,10 +51,7 @@ static se_status trace_entry(const views_at *a, const json_t *t, se_trace_view *
 
 static se_status tracing_cost(const views_at *a, const json_t *c, se_tracing_cost_view *v)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } nums[] = {
+    static const views_slot nums[] = {
         {"untraced_median_ns", offsetof(se_tracing_cost_view, untraced_median_ns)},
         {"traced_median_ns", offsetof(se_tracing_cost_view, traced_median_ns)},
         {"overhead_ns", offsetof(se_tracing_cost_view, overhead_ns)},
@@ -72,8 +64,8 @@ static se_status tracing_cost(const views_at *a, const json_t *c, se_tracing_cos
         st = views_str(a, c, "traced_samples_file", &v->traced_samples_file);
     if (st == SE_OK)
         st = views_integer(a, c, "samples", &v->samples);
-    for (size_t i = 0; st == SE_OK && i < sizeof nums / sizeof nums[0]; i++)
-        st = views_num(a, c, nums[i].key, (double *)((char *)v + nums[i].off), NULL);
+    if (st == SE_OK)
+        st = views_nums(a, c, nums, VIEWS_NSLOTS(nums), v);
     return st;
 }
 
@@ -141,10 +133,7 @@ static se_status report_phases(const views_at *a, const json_t *r, se_trace_repo
 se_status se_trace_report_view_load(const json_t *report, const char *case_id,
                                     se_trace_report_view *v, se_err *err)
 {
-    static const struct {
-        const char *key;
-        size_t off;
-    } counts[] = {
+    static const views_slot counts[] = {
         {"tasks_expected", offsetof(se_trace_report_view, tasks_expected)},
         {"records", offsetof(se_trace_report_view, records)},
         {"missing_count", offsetof(se_trace_report_view, missing_count)},
@@ -165,20 +154,18 @@ se_status se_trace_report_view_load(const json_t *report, const char *case_id,
     views_at a = {case_id, "", err};
     memset(v, 0, sizeof *v);
     se_status st = views_str(&a, report, "verdict", &v->verdict);
-    for (size_t i = 0; st == SE_OK && i < sizeof counts / sizeof counts[0]; i++)
-        st = views_integer(&a, report, counts[i].key, (long long *)((char *)v + counts[i].off));
-    int checked = -1;
     if (st == SE_OK)
-        st = views_flag(&a, report, "phase_barriers_checked", &checked);
-    v->phase_barriers_checked = checked == 1;
+        st = views_integers(&a, report, counts, VIEWS_NSLOTS(counts), v);
+    if (st == SE_OK)
+        st = views_truth(&a, report, "phase_barriers_checked", &v->phase_barriers_checked);
     if (st == SE_OK)
         st = report_phases(&a, report, v);
     const json_t *sm = NULL, *ov = NULL;
     views_at sa = views_at_key(&a, "sm"), oa = views_at_key(&a, "overlap");
     if (st == SE_OK)
         st = views_object(&a, report, "sm", &sm);
-    for (size_t i = 0; st == SE_OK && i < sizeof sm_counts / sizeof sm_counts[0]; i++)
-        st = views_integer(&sa, sm, sm_counts[i].key, (long long *)((char *)v + sm_counts[i].off));
+    if (st == SE_OK)
+        st = views_integers(&sa, sm, sm_counts, VIEWS_NSLOTS(sm_counts), v);
     if (st == SE_OK)
         st = views_str(&sa, sm, "caveat", &v->sm_caveat);
     if (st == SE_OK)
