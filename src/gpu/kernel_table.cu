@@ -29,6 +29,8 @@ __global__ void se_k_ln_rowblock_warp(const float *x, float *y, int64_t rows, in
                                       double eps, se_trace_buf trace);
 __global__ void se_k_ln_rowblock_block(const float *x, float *y, int64_t cols, double eps,
                                        se_trace_buf trace);
+__global__ void se_k_ln_rowblock_cluster(const float *x, float *y, int64_t cols, int chunk,
+                                         double eps, int vec4, se_trace_buf trace);
 __global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
                               se_trace_buf trace);
 __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps, int vec4,
@@ -147,8 +149,11 @@ static const se_kernel_entry se_kernel_entries[] = {
      "layernorm: megakernel, megakernel-graph: packed rows"},
     {"se_k_ln_rowblock_warp", (const void *)se_k_ln_rowblock_warp, SE_TILE_THREADS,
      "layernorm: rowblock, rows of up to 1024 columns (a warp a row, in registers)"},
+    {"se_k_ln_rowblock_cluster", (const void *)se_k_ln_rowblock_cluster, 256,
+     "layernorm: rowblock, rows over 1024 columns (a CTA or a cluster of up to 16 a row: "
+     "32 values a thread in registers, as many again in shared memory for 16-byte rows)"},
     {"se_k_ln_rowblock_block", (const void *)se_k_ln_rowblock_block, 1024,
-     "layernorm: rowblock, rows over 1024 columns (a block a row, in registers up to 8192)"},
+     "layernorm: rowblock, rows no cluster holds (a block a row, three passes)"},
     {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
      "rowblock, rows neither the grid nor a cluster takes (three passes)"},
     {"se_k_rowblock_grid", (const void *)se_k_rowblock_grid, 1024,

@@ -157,8 +157,9 @@ se_status se_gpu_ln_megakernel_enqueue(const se_gpu_problem *p, int blocks, cuda
 se_status se_gpu_ln_fusion_max_blocks(int *max_blocks, se_err *err);
 se_status se_gpu_ln_megakernel_max_blocks(int *max_blocks, se_err *err);
 
-/* LayerNorm's rowblock control: not tiled, one pass a row (a warp a row of
- * up to SE_LN_RB_WARP_COLS columns, else a block a row); traced (one
+/* LayerNorm's rowblock control: not tiled, one read of each row (a warp a
+ * row of up to SE_LN_RB_WARP_COLS columns, else a CTA or a cluster of CTAs
+ * a row: ln_rowblock.cu); traced (one
  * record per row) when trace.rec is not NULL. */
 #define SE_LN_RB_WARP_COLS 1024
 se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_t rows, int64_t cols,

@@ -140,17 +140,35 @@ static __device__ __forceinline__ void se_ln_tile_a(const se_gpu_problem *p, int
     }
 }
 
-/* mean and rstd from a row's float64 sums: the one formula of phase B. */
-static __device__ __forceinline__ void se_ln_row_store(const se_gpu_problem *p, int64_t row,
-                                                       double sum, double sq)
+/* A row's mean and rstd, as phase C and the rowblock control's write take
+ * them. */
+typedef struct se_ln_stats {
+    float mean, rstd;
+} se_ln_stats;
+
+/* mean and rstd from a row's float64 sums of x and x^2 over `cols`
+ * columns: the one formula of phase B (and of the rowblock control's
+ * clustered rows). */
+static __device__ __forceinline__ se_ln_stats se_ln_stats_of(double sum, double sq, int64_t cols,
+                                                             double eps)
 {
     /* pinned: no contraction of the square into the subtraction */
-    double n = (double)p->cols;
+    double n = (double)cols;
     double mean = __ddiv_rn(sum, n);
     double var = __dadd_rn(__ddiv_rn(sq, n), -__dmul_rn(mean, mean));
     var = var > 0.0 ? var : 0.0;
-    p->ln_mean[row] = (float)mean;
-    p->ln_rstd[row] = (float)__ddiv_rn(1.0, __dsqrt_rn(__dadd_rn(var, p->eps)));
+    se_ln_stats r;
+    r.mean = (float)mean;
+    r.rstd = (float)__ddiv_rn(1.0, __dsqrt_rn(__dadd_rn(var, eps)));
+    return r;
+}
+
+static __device__ __forceinline__ void se_ln_row_store(const se_gpu_problem *p, int64_t row,
+                                                       double sum, double sq)
+{
+    const se_ln_stats st = se_ln_stats_of(sum, sq, p->cols, p->eps);
+    p->ln_mean[row] = st.mean;
+    p->ln_rstd[row] = st.rstd;
 }
 
 /* Phase B of a row split over tiles (g = 1), by one full warp: the row's
@@ -196,10 +214,6 @@ static __device__ __forceinline__ void se_ln_group_task_block(const se_gpu_probl
 }
 
 /* A row's mean and rstd (phase C), from L2 (other blocks wrote them). */
-typedef struct se_ln_stats {
-    float mean, rstd;
-} se_ln_stats;
-
 static __device__ __forceinline__ se_ln_stats se_ln_row_stats(const se_gpu_problem *p,
                                                               int64_t row)
 {

@@ -196,7 +196,14 @@ typedef struct se_rb_cluster_cfg {
 } se_rb_cluster_cfg;
 
 /* rowblock_block.cu: the cluster for a row too long for one CTA's
- * registers (clusters = 0: none fits), and its launch. */
+ * registers (clusters = 0: none fits), and its launch. se_rb_cluster_pick_for
+ * picks for another clustered kernel of the same shape (SE_RB_VALS values a
+ * thread, up to SE_RB_SMEM_VALS more in dynamic shared memory:
+ * LayerNorm's, ln_rowblock.cu), se_rb_cluster_config fills its launch. */
+se_status se_rb_cluster_pick_for(const void *kernel, int64_t rows, int64_t cols, int vec4,
+                                 se_rb_cluster_cfg *out, se_err *err);
+void se_rb_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int64_t rows,
+                          const se_rb_cluster_cfg *c, cudaStream_t stream);
 se_status se_rb_cluster_pick(int64_t rows, int64_t cols, int vec4, se_rb_cluster_cfg *out,
                              se_err *err);
 se_status se_rb_cluster_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,

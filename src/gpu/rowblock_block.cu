@@ -11,6 +11,7 @@
 
 #include <cooperative_groups.h>
 
+#include "gpu/cluster_xchg.cuh"
 #include "gpu/kernels.h"
 #include "gpu/rowblock.cuh"
 
@@ -23,47 +24,25 @@ namespace cg = cooperative_groups;
  * (measured within 1% either way on the H200: docs/PERFORMANCE.md). */
 #define SE_RB_ST4(p, v) __stcs((p), (v))
 
-/* The exchanges of a clustered row, as Quack's cluster reduction does them:
- * each warp's partial (after a butterfly over its lanes) goes straight to
- * every CTA of the cluster, one st.async per peer into slot [rank][warp]
- * of the peer's buffer, completing bytes on the peer's mbarrier; a CTA
- * waits on its own mbarrier and sums the cluster's csize x warps partials
- * in float64 in one fixed order, so every CTA gets the same bits. No
- * block barrier and no cluster barrier per exchange: the only cluster
- * barrier is the one that publishes the mbarriers' initialization, its
- * arrival before the loads and its wait after them. A CTA only writes to
- * its peers and each waits for every peer's bytes of both exchanges
- * before it exits, so no CTA's shared memory goes while a peer still
- * writes to it. */
+/* The exchanges of a clustered row (cluster_xchg.cuh): each warp's
+ * partial (after a butterfly over its lanes) goes to slot [rank][warp] of
+ * every CTA's buffer; a CTA sums the cluster's csize x warps partials in
+ * float64 in one fixed order, so every CTA gets the same bits. A CTA
+ * waits for every peer's bytes of both exchanges before it exits. */
 typedef struct se_rb_xbuf {
     float2 a[SE_RB_MAX_CLUSTER * SE_ROW_WARPS]; /* exchange 1: (sum of squares, max) */
     float b[SE_RB_MAX_CLUSTER * SE_ROW_WARPS];  /* exchange 2: sum of exponentials */
     unsigned long long bar[2];
 } se_rb_xbuf;
 
-static __device__ __forceinline__ unsigned se_smem_u32(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
-/* Thread 0 initializes both mbarriers (one arrival: its own, with the
- * bytes it expects); every thread then arrives, relaxed, on the cluster
- * barrier that se_rb_xbuf_ready waits for. */
 static __device__ __forceinline__ void se_rb_xbuf_init(se_rb_xbuf *xb)
 {
     if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(se_smem_u32(&xb->bar[0]))
-                     : "memory");
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(se_smem_u32(&xb->bar[1]))
-                     : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        se_cl_bar_init1(&xb->bar[0]);
+        se_cl_bar_init1(&xb->bar[1]);
+        se_cl_bar_fence();
     }
-    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
-}
-
-static __device__ __forceinline__ void se_rb_xbuf_ready(void)
-{
-    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+    se_cl_arrive();
 }
 
 /* One exchange (k = 0: *sum and *max; k = 1: *sum alone) of the values
@@ -72,9 +51,7 @@ static __device__ __forceinline__ void se_rb_cluster_exchange(se_rb_xbuf *xb, in
                                                               float *max)
 {
     const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-    unsigned csize, me;
-    asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(csize));
-    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(me));
+    const unsigned csize = se_cl_size(), me = se_cl_rank();
     float a = *sum, b = k == 0 ? *max : 0.0f;
     for (int o = 16; o > 0; o >>= 1) {
         a += __shfl_xor_sync(0xffffffffu, a, o);
@@ -83,14 +60,10 @@ static __device__ __forceinline__ void se_rb_cluster_exchange(se_rb_xbuf *xb, in
     }
     const unsigned bar = se_smem_u32(&xb->bar[k]);
     if (threadIdx.x == 0)
-        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                     "r"(csize * nw * (k == 0 ? 8u : 4u))
-                     : "memory");
+        se_cl_expect(bar, csize * nw * (k == 0 ? 8u : 4u));
     if (lane < csize) {
         unsigned slot = k == 0 ? se_smem_u32(&xb->a[me * nw + warp]) : se_smem_u32(&xb->b[me * nw + warp]);
-        unsigned rslot, rbar;
-        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rslot) : "r"(slot), "r"(lane));
-        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(bar), "r"(lane));
+        unsigned rslot = se_cl_map(slot, lane), rbar = se_cl_map(bar, lane);
         if (k == 0)
             asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, "
                          "%2}, [%3];" ::"r"(rslot),
@@ -102,14 +75,7 @@ static __device__ __forceinline__ void se_rb_cluster_exchange(se_rb_xbuf *xb, in
                          "f"(a), "r"(rbar)
                          : "memory");
     }
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done)
-                     : "r"(bar)
-                     : "memory");
+    se_cl_wait(bar);
     double s = 0.0;
     float m = -INFINITY;
     for (unsigned i = lane; i < csize * nw; i += 32) {
@@ -225,7 +191,7 @@ static __device__ __forceinline__ void se_rowblock_reg_body(const float *xr, flo
     }
     float ss = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     if (clustered) {
-        se_rb_xbuf_ready();
+        se_cl_ready();
         se_rb_cluster_exchange(xb, 0, &ss, &mx);
     } else {
         se_row_reduce_f(&ss, &mx, red_ss, red_mx);
@@ -403,8 +369,8 @@ se_rb_fn se_rb_reg_pick(int64_t rows, int64_t cols, int sms, int *threads, const
     return NULL;
 }
 
-static void rb_launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int64_t rows,
-                             const se_rb_cluster_cfg *c, cudaStream_t stream)
+void se_rb_cluster_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int64_t rows,
+                          const se_rb_cluster_cfg *c, cudaStream_t stream)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->gridDim = dim3((unsigned)(rows * c->csize));
@@ -419,11 +385,12 @@ static void rb_launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr,
     cfg->numAttrs = 1;
 }
 
-/* The cluster of `threads`-thread CTAs for `cols` columns with at most
- * `per_cta` of them per CTA (those past the registers' SE_RB_VALS a
- * thread in dynamic shared memory); clusters = 0 when it needs more than
+/* The cluster of `threads`-thread CTAs of `kernel` for `cols` columns with
+ * at most `per_cta` of them per CTA (those past the registers' SE_RB_VALS
+ * a thread in dynamic shared memory); clusters = 0 when it needs more than
  * SE_RB_MAX_CLUSTER CTAs or the device cannot co-schedule one. */
-static se_rb_cluster_cfg rb_cluster_try(int64_t rows, int64_t cols, int threads, int64_t per_cta)
+static se_rb_cluster_cfg rb_cluster_try(const void *kernel, int64_t rows, int64_t cols,
+                                        int threads, int64_t per_cta)
 {
     se_rb_cluster_cfg c = {0, 0, 0, 0, 0};
     int64_t csize = (cols + per_cta - 1) / per_cta;
@@ -438,9 +405,8 @@ static se_rb_cluster_cfg rb_cluster_try(int64_t rows, int64_t cols, int threads,
     c.smem = chunk > in_regs ? (size_t)(chunk - in_regs) * sizeof(float) : 0;
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    rb_launch_config(&cfg, &attr, rows, &c, 0);
-    if (cudaOccupancyMaxActiveClusters(&c.clusters, (const void *)se_k_rowblock_cluster, &cfg) !=
-        cudaSuccess) {
+    se_rb_cluster_config(&cfg, &attr, rows, &c, 0);
+    if (cudaOccupancyMaxActiveClusters(&c.clusters, kernel, &cfg) != cudaSuccess) {
         cudaGetLastError();
         c.clusters = 0;
     }
@@ -458,46 +424,52 @@ static se_rb_cluster_cfg rb_cluster_try(int64_t rows, int64_t cols, int threads,
  * 43.55, 12 of 256 47.38, 4 of 1024 50.96; 1024x32768: 4 of 256 68.86,
  * 2 of 512 70.16, one 1024-thread block 75.34. clusters = 0: none fits.
  * The last answer is kept: the queries cost host time. */
-se_status se_rb_cluster_pick(int64_t rows, int64_t cols, int vec4, se_rb_cluster_cfg *out,
-                             se_err *err)
+se_status se_rb_cluster_pick_for(const void *kernel, int64_t rows, int64_t cols, int vec4,
+                                 se_rb_cluster_cfg *out, se_err *err)
 {
-    static int attrs_dev = -1, cached_dev = -1;
+    static const void *cached_kernel;
+    static int cached_dev = -1;
     static int64_t cached_rows = -1, cached_cols = -1, cached_vec4 = -1;
     static se_rb_cluster_cfg cached;
     int dev;
     SE_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev == cached_dev && rows == cached_rows && cols == cached_cols && vec4 == cached_vec4) {
+    if (kernel == cached_kernel && dev == cached_dev && rows == cached_rows &&
+        cols == cached_cols && vec4 == cached_vec4) {
         *out = cached;
         return SE_OK;
     }
-    if (attrs_dev != dev) { /* function attributes are per device */
-        SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_cluster,
-                                         cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-        SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_cluster,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         SE_RB_SMEM_VALS * (int)sizeof(float)));
-        attrs_dev = dev;
-    }
+    /* function attributes are per device: set on every new answer */
+    SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     SE_RB_SMEM_VALS * (int)sizeof(float)));
     se_rb_cluster_cfg none = {0, 0, 0, 0, 0};
     *out = none;
     for (int threads = SE_RB_CLUSTER_MIN_THREADS; threads <= SE_ROW_THREADS; threads *= 2) {
         int64_t in_regs = (int64_t)SE_RB_VALS * threads;
         se_rb_cluster_cfg c = none;
         if ((cols + in_regs - 1) / in_regs <= SE_RB_MAX_CLUSTER)
-            c = rb_cluster_try(rows, cols, threads, in_regs);
+            c = rb_cluster_try(kernel, rows, cols, threads, in_regs);
         else if (vec4)
-            c = rb_cluster_try(rows, cols, threads, 2 * in_regs);
+            c = rb_cluster_try(kernel, rows, cols, threads, 2 * in_regs);
         if (c.clusters > 0) {
             *out = c;
             break;
         }
     }
+    cached_kernel = kernel;
     cached_dev = dev;
     cached_rows = rows;
     cached_cols = cols;
     cached_vec4 = vec4;
     cached = *out;
     return SE_OK;
+}
+
+se_status se_rb_cluster_pick(int64_t rows, int64_t cols, int vec4, se_rb_cluster_cfg *out,
+                             se_err *err)
+{
+    return se_rb_cluster_pick_for((const void *)se_k_rowblock_cluster, rows, cols, vec4, out,
+                                  err);
 }
 
 /* Launches se_k_rowblock_cluster on the cluster se_rb_cluster_pick chose. */
@@ -507,7 +479,7 @@ se_status se_rb_cluster_launch(const float *x, float *y, int64_t rows, int64_t c
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    rb_launch_config(&cfg, &attr, rows, c, stream);
+    se_rb_cluster_config(&cfg, &attr, rows, c, stream);
     SE_CUDA_TRY(cudaLaunchKernelEx(&cfg, se_k_rowblock_cluster, x, y, cols, c->chunk, eps, vec4,
                                    trace));
     return SE_OK;
