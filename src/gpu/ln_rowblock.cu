@@ -180,23 +180,7 @@ __global__ void __launch_bounds__(SE_LN_RB_THREADS) se_k_ln_rowblock_cluster(con
         se_cp_async_commit();
     }
     float v[SE_RB_VALS];
-    if (vec4) {
-#pragma unroll
-        for (int q = 0; q < SE_RB_VALS / 4; q++) {
-            int i = threadIdx.x + q * nt;
-            float4 a = i < n4 ? x4[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            v[4 * q] = a.x;
-            v[4 * q + 1] = a.y;
-            v[4 * q + 2] = a.z;
-            v[4 * q + 3] = a.w;
-        }
-    } else {
-#pragma unroll
-        for (int k = 0; k < SE_RB_VALS; k++) {
-            int i = threadIdx.x + k * nt;
-            v[k] = i < n ? xr[i] : 0.0f;
-        }
-    }
+    se_rb_load_part(v, xr, n, n4, nt, vec4, SE_RB_VALS);
     double s = 0.0, q = 0.0;
 #pragma unroll
     for (int k = 0; k < SE_RB_VALS; k++)

@@ -85,6 +85,38 @@ static __device__ __forceinline__ float se_rb_exp2_ftz(float s2, float x, float 
 }
 
 
+/* Loads one thread's elements of a row part at xr into v[0 .. vals): element
+ * k is float4 chunk threadIdx.x + (k / 4) nt of n4 (vec4, 16-byte rows) or
+ * column threadIdx.x + k nt of cols; every load is issued before any use,
+ * and elements outside the part are 0. vals is a constant where it is
+ * inlined, so the loops unroll into registers. LayerNorm's cluster kernel
+ * uses it; the softmax's se_rowblock_reg_body keeps its own copy of these
+ * loops, as measured: calling this one gave the same instructions in
+ * another register order (different machine code for se_k_rowblock_reg
+ * and _reg16), which no GPU has timed. */
+static __device__ __forceinline__ void se_rb_load_part(float *v, const float *xr, int cols,
+                                                       int n4, int nt, int vec4, const int vals)
+{
+    const float4 *x4 = (const float4 *)xr;
+    if (vec4) {
+#pragma unroll
+        for (int q = 0; q < vals / 4; q++) {
+            int i = threadIdx.x + q * nt;
+            float4 a = i < n4 ? x4[i] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            v[4 * q] = a.x;
+            v[4 * q + 1] = a.y;
+            v[4 * q + 2] = a.z;
+            v[4 * q + 3] = a.w;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < vals; k++) {
+            int i = threadIdx.x + k * nt;
+            v[k] = i < cols ? xr[i] : 0.0f;
+        }
+    }
+}
+
 /* Block-wide float sum and max (a multiple of 32 threads, at most 1024);
  * every thread gets the result. Each call needs its own red_s/red_m: there
  * is no barrier at the end, so a second reduction must not reuse them. */
