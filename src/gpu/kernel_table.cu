@@ -70,8 +70,8 @@ SE_RB_SHORT_DECL(se_k_rowblock_vec_g2)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g4)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g8)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g16)
-SE_RB_SHORT_DECL(se_k_rowblock_vec_g32)
-SE_RB_SHORT_DECL(se_k_rowblock_vec_g32p2)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g8p4)
+SE_RB_SHORT_DECL(se_k_rowblock_vec_g16p4)
 SE_RB_SHORT_DECL(se_k_rowblock_vec_g32p4)
 SE_RB_SHORT_DECL(se_k_rowblock_col1)
 SE_RB_SHORT_DECL(se_k_rowblock_lane)
@@ -221,16 +221,15 @@ static const se_kernel_entry se_kernel_entries[] = {
      "rowblock, many rows of a multiple of 4 columns, up to 32 (float4 straight into registers)"},
     {"se_k_rowblock_vec_g16", (const void *)se_k_rowblock_vec_g16, 256,
      "rowblock, many rows of a multiple of 4 columns, up to 64 (float4 straight into registers)"},
-    {"se_k_rowblock_vec_g32", (const void *)se_k_rowblock_vec_g32, 256,
-     "rowblock, many rows of a multiple of 4 columns, up to 128 (float4 straight into registers)"},
-    {"se_k_rowblock_vec_g32p2", (const void *)se_k_rowblock_vec_g32p2, 256,
-     "rowblock, many rows of a multiple of 4 columns, up to 256 (float4 straight into registers)"},
+    {"se_k_rowblock_vec_g8p4", (const void *)se_k_rowblock_vec_g8p4, 256,
+     "rowblock, many rows of a multiple of 4 columns, up to 128 (8 lanes of 4 float4 a row)"},
+    {"se_k_rowblock_vec_g16p4", (const void *)se_k_rowblock_vec_g16p4, 256,
+     "rowblock, many rows of a multiple of 4 columns, up to 256 (16 lanes of 4 float4 a row)"},
     {"se_k_rowblock_vec_g32p4", (const void *)se_k_rowblock_vec_g32p4, 256,
      "rowblock, many rows of a multiple of 4 columns, up to 512 (float4 straight into registers)"},
     {"se_k_rowblock_lane", (const void *)se_k_rowblock_lane, 128,
-     "rowblock's candidate for rows of at most 64 columns that are not a multiple of 4 "
-     "(a lane a row, 32 rows a warp copied into shared memory by cp.async); launched only "
-     "by bench/rows_probe.cu until measured"},
+     "rowblock, rows of at most 64 columns that are not a multiple of 4, more than 65536 "
+     "elements (a lane a row, 32 rows a warp copied into shared memory by cp.async)"},
     {"se_k_rowblock_col1", (const void *)se_k_rowblock_col1, 256,
      "rowblock, many rows of one column (4 rows a float4)"},
     {"se_k_rowblock_thread_c1", (const void *)se_k_rowblock_thread_c1, 256,

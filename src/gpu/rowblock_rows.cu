@@ -432,15 +432,17 @@ __global__ void __launch_bounds__(SE_RB_LANE_THREADS) se_k_rowblock_lane(const f
 static se_status rb_lane_launch(const float *x, float *y, int64_t rows, int cols, double eps,
                                 se_trace_buf trace, cudaStream_t stream, se_err *err)
 {
-    static int raised = 0;
+    static int raised_dev = -1; /* function attributes are per device */
+    int dev;
+    SE_CUDA_TRY(cudaGetDevice(&dev));
     size_t smem = (size_t)SE_RB_LANE_WARPS * se_rb_lane_slice(cols) * sizeof(float);
-    if (!raised) {
+    if (raised_dev != dev) {
         SE_CUDA_TRY(cudaFuncSetAttribute(se_k_rowblock_lane,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)((size_t)SE_RB_LANE_WARPS *
                                                se_rb_lane_slice(SE_RB_LANE_MAX_COLS) *
                                                sizeof(float))));
-        raised = 1;
+        raised_dev = dev;
     }
     int64_t blocks = (rows + 32 * SE_RB_LANE_WARPS - 1) / (32 * SE_RB_LANE_WARPS);
     if (blocks > INT32_MAX)
@@ -525,12 +527,17 @@ SE_RB_VEC_KERNEL(se_k_rowblock_vec_g2, 2, 1, 4)
 SE_RB_VEC_KERNEL(se_k_rowblock_vec_g4, 4, 1, 4)
 SE_RB_VEC_KERNEL(se_k_rowblock_vec_g8, 8, 1, 4)
 SE_RB_VEC_KERNEL(se_k_rowblock_vec_g16, 16, 1, 4)
-SE_RB_VEC_KERNEL(se_k_rowblock_vec_g32, 32, 1, 4)
-SE_RB_VEC_KERNEL(se_k_rowblock_vec_g32p2, 32, 2, 2)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g8p4, 8, 4, 1)
+SE_RB_VEC_KERNEL(se_k_rowblock_vec_g16p4, 16, 4, 1)
 SE_RB_VEC_KERNEL(se_k_rowblock_vec_g32p4, 32, 4, 1)
 
 /* The vector kernel for n4 float4 a row (1..128) and the rows one warp
- * takes. */
+ * takes. Rows of 17 to 64 float4 take 8 or 16 lanes of 4 float4 a row,
+ * one row a group, not 32 lanes of 1 or 2 float4 (up to 4 rows a group):
+ * in bench/rows_probe.cu on an H100 (2026-12-07, of the same process's
+ * copy), 65536x128 27.78 us against 28.86 (cuDNN 28.83), 32768x256 27.78
+ * against 28.61 (cuDNN 28.48); within 0.3 % either way on 524288x128 and
+ * 262144x256 (docs/PERFORMANCE.md, version 25). */
 static se_rb_span_fn rb_vec_pick(int n4, int *rows_per_warp, const char **name)
 {
     static const struct {
@@ -543,8 +550,8 @@ static se_rb_span_fn rb_vec_pick(int n4, int *rows_per_warp, const char **name)
         {4, 1, 4, se_k_rowblock_vec_g4, "se_k_rowblock_vec_g4"},
         {8, 1, 4, se_k_rowblock_vec_g8, "se_k_rowblock_vec_g8"},
         {16, 1, 4, se_k_rowblock_vec_g16, "se_k_rowblock_vec_g16"},
-        {32, 1, 4, se_k_rowblock_vec_g32, "se_k_rowblock_vec_g32"},
-        {32, 2, 2, se_k_rowblock_vec_g32p2, "se_k_rowblock_vec_g32p2"},
+        {8, 4, 1, se_k_rowblock_vec_g8p4, "se_k_rowblock_vec_g8p4"},
+        {16, 4, 1, se_k_rowblock_vec_g16p4, "se_k_rowblock_vec_g16p4"},
         {32, 4, 1, se_k_rowblock_vec_g32p4, "se_k_rowblock_vec_g32p4"},
     };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
@@ -707,10 +714,13 @@ se_status se_rb_rows_launch(const float *x, float *y, int64_t rows, int64_t cols
         }
     }
     int g, direct = rows * cols <= SE_RB_DIRECT_MAX; /* launch-bound: no barrier on the chain */
-    /* se_k_rowblock_lane (above) is to take the rows of at most
-     * SE_RB_LANE_MAX_COLS columns here once a GPU has measured it against
-     * these kernels (bench/rows_probe.cu; docs/PERFORMANCE.md, version 25):
-     * until then only the benchmark launches it. */
+    /* A lane a row up to SE_RB_LANE_MAX_COLS columns: in bench/rows_probe.cu
+     * on an H100 (2026-12-07, of the same process's copy) 226719x37 1.135
+     * against the span kernels' 0.816, 1198372x7 1.069 against 0.935,
+     * 300000x13 0.866 against 0.742, 160000x50 1.076 against 0.912
+     * (docs/PERFORMANCE.md, version 25). */
+    if (vec && !direct && cols <= SE_RB_LANE_MAX_COLS)
+        return rb_lane_launch(x, y, rows, c, eps, trace, stream, err);
     se_rb_span_fn fn = rb_span_pick(c, direct, &g, &name);
     if (!fn)
         return se_fail(err, SE_ERR_USAGE, "rowblock: no span kernel for rows of %lld columns",
