@@ -200,13 +200,19 @@ __global__ void __launch_bounds__(SE_LN_RB_THREADS) se_k_ln_rowblock_cluster(con
         q = __dadd_rn(q, __shfl_xor_sync(0xffffffffu, q, o));
     }
     se_cl_ready();
-    const unsigned bar = se_smem_u32(&xb.bar);
-    if (threadIdx.x == 0)
-        se_cl_expect(bar, csize * nw * 16u);
-    if (lane < csize)
-        se_cl_send_d2(se_cl_map(se_smem_u32(&xb.p[me * nw + warp]), lane), s, q,
-                      se_cl_map(bar, lane));
-    se_cl_wait(bar);
+    if (csize > 1) {
+        const unsigned bar = se_smem_u32(&xb.bar);
+        if (threadIdx.x == 0)
+            se_cl_expect(bar, csize * nw * 16u);
+        if (lane < csize)
+            se_cl_send_d2(se_cl_map(se_smem_u32(&xb.p[me * nw + warp]), lane), s, q,
+                          se_cl_map(bar, lane));
+        se_cl_wait(bar);
+    } else { /* one CTA: st.async needs a cluster of at least 2 */
+        if (lane == 0)
+            xb.p[warp] = make_double2(s, q);
+        __syncthreads();
+    }
     s = 0.0;
     q = 0.0;
     for (unsigned i = lane; i < csize * nw; i += 32) {

@@ -323,8 +323,8 @@ static se_rb_span_fn rb_span_pick(int cols, int direct, int *lanes, const char *
  * mod 4 on pairs of them. Against the staged group kernels it drops the
  * shuffles, the padded index and the valid masks: the counters of sweep
  * 20261204T175546Z put 37 columns at 2.66 warp instructions an element
- * (issue-bound) and 7 columns on the shared-memory pipe (docs/PERFORMANCE.md).
- * Not yet dispatched: bench/rows_probe.cu measures it first (version 25). */
+ * (issue-bound) and 7 columns on the shared-memory pipe (docs/PERFORMANCE.md,
+ * version 25). */
 #define SE_RB_LANE_THREADS 128
 #define SE_RB_LANE_MAX_COLS 64
 #define SE_RB_LANE_WARPS (SE_RB_LANE_THREADS / 32)
@@ -354,8 +354,15 @@ __global__ void __launch_bounds__(SE_RB_LANE_THREADS) se_k_rowblock_lane(const f
     const int nch = (int)((e - a0 + 3) >> 2);
     for (int q = lane; q < nch; q += 32) {
         int64_t g = a0 + 4 * (int64_t)q;
-        int64_t left = total - g; /* the chunk past the end of x: only its elements */
-        se_cp_async16_zfill(sm + 4 * q, x + g, left >= 4 ? 16 : (int)left * 4);
+        int64_t left = total - g;
+        if (left >= 4) {
+            se_cp_async16(sm + 4 * q, x + g);
+        } else { /* the chunk past the end of x: only its elements, by plain loads (a
+                    cp.async of fewer source bytes reads none past them, but memcheck
+                    counts 16) */
+            for (int i = 0; i < 4; i++)
+                sm[4 * q + i] = i < left ? x[g + i] : 0.0f;
+        }
     }
     se_cp_async_wait_all();
     __syncwarp();

@@ -247,17 +247,6 @@ static __device__ __forceinline__ void se_cp_async16(void *smem_dst, const void 
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
 }
 
-/* The same 16-byte copy of which only the first `bytes` (0 to 16) are
- * read, the rest of the destination zero-filled: a chunk that runs past
- * the end of an array. */
-static __device__ __forceinline__ void se_cp_async16_zfill(void *smem_dst, const void *src,
-                                                           int bytes)
-{
-    unsigned dst = (unsigned)__cvta_generic_to_shared(smem_dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes)
-                 : "memory");
-}
-
 static __device__ __forceinline__ void se_cp_async4(void *smem_dst, const void *src)
 {
     unsigned dst = (unsigned)__cvta_generic_to_shared(smem_dst);
