@@ -192,7 +192,10 @@ uint64_t se_case_device_bytes(const se_shape *s, int64_t tile)
     se_taskgeom g = se_taskgeom_make(s->rows, s->cols, tile);
     uint64_t elems = (uint64_t)s->rows * (uint64_t)s->cols;
     uint64_t arrays = 3 * (elems + 1) * sizeof(float);           /* x (padded even), y, xs */
-    uint64_t partials = 3 * (uint64_t)g.partials * sizeof(float);
+    /* the softmax's three float partials and row statistics, or LayerNorm's
+     * two float64 partials and two float row statistics (run/case.c): the
+     * larger of each, so one bound serves both workloads */
+    uint64_t partials = 2 * (uint64_t)g.partials * sizeof(double);
     uint64_t rowstats = 3 * (uint64_t)s->rows * sizeof(float);
     uint64_t counters = 2 * (uint64_t)g.groups * sizeof(int32_t); /* the megakernel's */
     uint64_t slack = 64u << 20; /* cuDNN workspace, cuRAND state, allocation rounding */

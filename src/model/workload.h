@@ -46,7 +46,9 @@ se_status se_parse_shape_list(const char *text, int64_t tile, se_shape **out, si
                               se_err *err);
 
 /* Device bytes one case needs: x, y, the pre-scaled copy for cuDNN, the
- * per-tile partials, the per-row statistics and the megakernel's counters. */
+ * per-tile partials, the per-row statistics and the megakernel's counters
+ * (the partials and statistics of the workload that needs more of them:
+ * LayerNorm's float64 partials, 16 bytes a piece). */
 uint64_t se_case_device_bytes(const se_shape *s, int64_t tile);
 
 /* Host bytes one case needs for validation: x, the float64 reference, one

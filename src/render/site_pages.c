@@ -19,6 +19,7 @@
 #include "bundle/rundata.h"
 #include "bundle/site_verify.h"
 #include "bundle/views.h"
+#include "model/operation.h"
 #include "model/strategy.h"
 #include "render/answer_text.h"
 #include "render/buf.h"
@@ -202,12 +203,16 @@ static se_status write_index(const se_site *s, se_err *err)
                     "operation, and what is the proof? "
                     "This site holds the evidence of one run of ");
     se_doc_em(&d, "softmax-evidence");
-    se_doc_text(&d, " on an RMS-scaled softmax (");
-    se_doc_code(&d, "y = softmax(x / rms(x))");
+    /* the run's own workload (strategies.json), its phases from the table */
+    const se_operation *op = se_rundata_operation(&s->rd);
+    se_doc_text(&d, " on %s %s (", strchr("AEIOU", op->title[0]) ? "an" : "a", op->title);
+    se_doc_code(&d, op->brief);
     se_doc_text(&d, " per row, fp32), split into tiles of columns so that every row needs "
-                    "cross-block reductions in five phases: A per-tile sums of squares and maxima, "
-                    "B per-row scale and maximum, C per-tile sums of exponentials, D per-row "
-                    "normalizer, E the output.");
+                    "cross-block reductions in %d phases:", op->n_phases);
+    for (int i = 0; i < op->n_phases && i < SE_OP_MAX_PHASES; i++)
+        se_doc_text(&d, " %c per %s: %s%s", op->phases[i].letter,
+                    op->phases[i].per_tile ? "tile" : "row", op->phases[i].does,
+                    i + 1 < op->n_phases ? ";" : ".");
     se_doc_heading(&d, 2, "The answer");
     se_answer a;
     se_err aerr = {{0}};

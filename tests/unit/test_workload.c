@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/taskgraph.h"
 #include "model/workload.h"
 
 static void assert_msg_has(const se_err *err, const char *needle)
@@ -425,6 +426,13 @@ static void test_device_bytes_exceed_three_float_arrays_and_grow_with_size(void 
                      (unsigned long long)bytes, (unsigned long long)prev);
         prev = bytes;
     }
+    /* LayerNorm's float64 partials (two a piece, run/case.c) are inside the bound:
+     * 4x16777216 in tiles of 16 has 4 million of them, 64 MiB, beyond the slack. */
+    se_shape many = shape_ok("4x16777216", 16);
+    se_taskgeom gm = se_taskgeom_make(many.rows, many.cols, 16);
+    uint64_t need_ln = UINT64_C(12) * (uint64_t)many.rows * (uint64_t)many.cols +
+                       16 * (uint64_t)gm.partials + (UINT64_C(64) << 20);
+    assert_true(se_case_device_bytes(&many, 16) >= need_ln);
     se_shape small = shape_ok("8x1000", 4096), big = shape_ok("8x1001", 4096);
     assert_true(se_case_device_bytes(&big, 4096) > se_case_device_bytes(&small, 4096));
     /* A smaller tile means more tiles, so more partials. */
