@@ -11,6 +11,7 @@
 #include "bundle/fsutil.h"
 #include "bundle/paths.h"
 #include "bundle/rundata.h"
+#include "model/operation.h"
 #include "bundle/runset.h"
 #include "bundle/samples.h"
 #include "bundle/summary.h"
@@ -288,6 +289,18 @@ static se_status compare_pair(const se_rundata *ra, size_t ka, const se_rundata 
                               int scope, const se_compare_opts *o, const json_t *floor,
                               json_t **out, size_t *slower, se_err *err)
 {
+    /* Ratios between two operations' times would say nothing: every run of
+     * the pair measures the baseline's workload. */
+    const se_operation *op = se_rundata_operation(&ra[0]);
+    for (size_t i = 0; i < ka + kb; i++) {
+        const se_rundata *r = i < ka ? &ra[i] : &rb[i - ka];
+        const se_operation *ro = se_rundata_operation(r);
+        if (ro != op)
+            return se_fail(err, SE_ERR_USAGE,
+                           "%s measures %s (strategies.json's workload), %s measures %s: "
+                           "compare takes runs of one workload",
+                           ra[0].dir, op->name, r->dir, ro->name);
+    }
     side sa, sb;
     se_status st = side_init(&sa, ra, ka, err);
     if (st != SE_OK)

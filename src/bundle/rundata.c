@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bundle/rundata.h"
+#include "model/operation.h"
 
 #include "bundle/describe.h"
 
@@ -406,6 +407,12 @@ const char *se_json_str(const json_t *o, const char *key, const char *fallback)
 
 se_status se_rundata_same_workload(const se_rundata *ref, const se_rundata *rd, se_err *err)
 {
+    const se_operation *op_ref = se_rundata_operation(ref), *op = se_rundata_operation(rd);
+    if (op != op_ref)
+        return se_fail(err, SE_ERR_USAGE,
+                       "%s measures %s (strategies.json's workload), %s measures %s; runs "
+                       "compared must share their protocol's workload",
+                       rd->dir, op->name, ref->dir, op_ref->name);
     /* The same strategies by name, in the same order: each run's mask is
      * over its own table. */
     int same = rd->p.n_shapes == ref->p.n_shapes &&

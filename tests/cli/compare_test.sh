@@ -36,6 +36,19 @@ print(len(s["cases"]) + len(s["controls"]))
 PY
 )
 
+# Runs of two workloads: refused, naming both runs and both workloads.
+ln=$(ls -d "$src"/runs/layernorm/*/ 2>/dev/null | sort | tail -1); ln=${ln%/}
+if [ -n "$ln" ] && run "the softmax against LayerNorm" 2 compare "$ref" "$ln"; then
+    grep -q "$ref measures rms-softmax (strategies.json's workload), $ln measures layernorm: compare takes runs of one workload" "$work/err" &&
+        ok "the softmax against LayerNorm: refused, exit 2, naming both" ||
+        { bad "the softmax against LayerNorm: message"; cat "$work/err"; }
+fi
+if [ -n "$ln" ] && run "a set of the softmax and LayerNorm" 2 answer "$ref" "$ln"; then
+    grep -q "$ln measures layernorm (strategies.json's workload), $ref measures rms-softmax" "$work/err" &&
+        ok "answer over the softmax and LayerNorm: refused, exit 2, naming both" ||
+        { bad "answer over two workloads: message"; cat "$work/err"; }
+fi
+
 if run "the run against itself" 0 compare "$ref" "$ref"; then
     grep -q "^summary: B against A, device scope: 0 faster, 0 slower, $ncommon unchanged of $ncommon cases" "$work/out" &&
         grep -q "^environment: the same" "$work/out" && ok "the run against itself: $ncommon cases unchanged" ||

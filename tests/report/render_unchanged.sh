@@ -22,6 +22,16 @@ while IFS= read -r m; do runs+=("$(dirname "$m")"); done \
 [ "${#runs[@]}" -gt 0 ] || { bad "no committed run under $src/runs"; finish; }
 ref=$src/runs/reference
 
+# workload_of RUN: strategies.json's workload name (a run made before that
+# file measured the softmax); compare refuses runs of two workloads.
+workload_of() {
+    python3 -c 'import json, sys
+try:
+    print(json.load(open(sys.argv[1] + "/strategies.json"))["workload"]["name"])
+except (OSError, KeyError):
+    print("rms-softmax")' "$1"
+}
+
 # out FILE CMD...: stdout and stderr of CMD, then its exit status.
 out() { local f=$1.out; shift; "$@" > "$f" 2>&1; echo "exit $?" >> "$f"; }
 
@@ -42,7 +52,7 @@ render() {
             if [ -f "$r/traces/4096x4096.fusion.csv" ]; then
                 out "$n.trace" "$b" trace "$r" 4096x4096.fusion -o "$n.fusion.json"
             fi
-            if [ "$r" != "$ref" ]; then
+            if [ "$r" != "$ref" ] && [ "$(workload_of "$r")" = "$(workload_of "$ref")" ]; then
                 for f in text json; do
                     out "$n.compare.$f" "$b" compare "$ref" "$r" --format "$f"
                 done
