@@ -297,7 +297,7 @@ static se_status compare_pair(const se_rundata *ra, size_t ka, const se_rundata 
         const se_operation *ro = se_rundata_operation(r);
         if (ro != op)
             return se_fail(err, SE_ERR_USAGE,
-                           "%s measures %s (strategies.json's workload), %s measures %s: "
+                           "%s measures %s (" SE_STRATEGIES_JSON "'s workload), %s measures %s: "
                            "compare takes runs of one workload",
                            ra[0].dir, op->name, r->dir, ro->name);
     }

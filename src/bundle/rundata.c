@@ -410,7 +410,7 @@ se_status se_rundata_same_workload(const se_rundata *ref, const se_rundata *rd, 
     const se_operation *op_ref = se_rundata_operation(ref), *op = se_rundata_operation(rd);
     if (op != op_ref)
         return se_fail(err, SE_ERR_USAGE,
-                       "%s measures %s (strategies.json's workload), %s measures %s; runs "
+                       "%s measures %s (" SE_STRATEGIES_JSON "'s workload), %s measures %s; runs "
                        "compared must share their protocol's workload",
                        rd->dir, op->name, ref->dir, op_ref->name);
     /* The same strategies by name, in the same order: each run's mask is
