@@ -25,12 +25,30 @@ __global__ void se_k_ln_phase_c(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_ln_phase_a_packed(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_ln_phase_b_packed(const __grid_constant__ se_gpu_problem p);
 __global__ void se_k_ln_phase_c_packed(const __grid_constant__ se_gpu_problem p);
-__global__ void se_k_ln_rowblock_warp(const float *x, float *y, int64_t rows, int cols,
-                                      double eps, se_trace_buf trace);
-__global__ void se_k_ln_rowblock_block(const float *x, float *y, int64_t cols, double eps,
-                                       se_trace_buf trace);
+#define SE_LN_RB_WARP_DECL(name)                                                              \
+    __global__ void name(const float *x, float *y, int64_t rows, int cols, double inv_cols,     \
+                         double eps, se_trace_buf trace);
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v1)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v2)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v4)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v8)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v16)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v32)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c1)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c2)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c3)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c4)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c5)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c6)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c7)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c8)
+__global__ void se_k_ln_rowblock_block(const float *x, float *y, int64_t cols, double inv_cols,
+                                       double eps, se_trace_buf trace);
 __global__ void se_k_ln_rowblock_cluster(const float *x, float *y, int64_t cols, int chunk,
-                                         double eps, int vec4, se_trace_buf trace);
+                                         double inv_cols, double eps, int vec4,
+                                         se_trace_buf trace);
+__global__ void se_k_ln_rowblock_cta8(const float *x, float *y, int64_t cols, int chunk,
+                                      double inv_cols, double eps, int vec4, se_trace_buf trace);
 __global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
                               se_trace_buf trace);
 __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps, int vec4,
@@ -147,11 +165,42 @@ static const se_kernel_entry se_kernel_entries[] = {
      "layernorm: megakernel, megakernel-graph: groups of one row"},
     {"se_k_ln_megakernel_packed", se_ln_megakernel_kernel(SE_TG_PACKED), SE_TILE_THREADS,
      "layernorm: megakernel, megakernel-graph: packed rows"},
-    {"se_k_ln_rowblock_warp", (const void *)se_k_ln_rowblock_warp, SE_TILE_THREADS,
-     "layernorm: rowblock, rows of up to 1024 columns (a warp a row, in registers)"},
+    {"se_k_ln_rowblock_warp_v1", (const void *)se_k_ln_rowblock_warp_v1, SE_TILE_THREADS,
+     "layernorm: rowblock, rows of up to 32 columns (a warp a row, 1 value a lane in registers)"},
+    {"se_k_ln_rowblock_warp_v2", (const void *)se_k_ln_rowblock_warp_v2, SE_TILE_THREADS,
+     "layernorm: rowblock, rows of 33 to 64 columns (a warp a row, 2 values a lane in registers)"},
+    {"se_k_ln_rowblock_warp_v4", (const void *)se_k_ln_rowblock_warp_v4, SE_TILE_THREADS,
+     "layernorm: rowblock, rows of 65 to 128 columns (a warp a row, 4 values a lane in registers)"},
+    {"se_k_ln_rowblock_warp_v8", (const void *)se_k_ln_rowblock_warp_v8, SE_TILE_THREADS,
+     "layernorm: rowblock, rows of 129 to 256 columns (a warp a row, 8 values a lane in registers)"},
+    {"se_k_ln_rowblock_warp_v16", (const void *)se_k_ln_rowblock_warp_v16, SE_TILE_THREADS,
+     "layernorm: rowblock, at least twice the SMs in rows of 257 to 512 columns (a warp a "
+     "row, 16 values a lane in registers)"},
+    {"se_k_ln_rowblock_warp_v32", (const void *)se_k_ln_rowblock_warp_v32, SE_TILE_THREADS,
+     "layernorm: rowblock, at least twice the SMs in rows of 513 to 1024 columns (a warp a "
+     "row, 32 values a lane in registers)"},
+    {"se_k_ln_rowblock_thread_c1", (const void *)se_k_ln_rowblock_thread_c1, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 1 column (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c2", (const void *)se_k_ln_rowblock_thread_c2, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 2 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c3", (const void *)se_k_ln_rowblock_thread_c3, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 3 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c4", (const void *)se_k_ln_rowblock_thread_c4, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 4 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c5", (const void *)se_k_ln_rowblock_thread_c5, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 5 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c6", (const void *)se_k_ln_rowblock_thread_c6, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 6 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c7", (const void *)se_k_ln_rowblock_thread_c7, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 7 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c8", (const void *)se_k_ln_rowblock_thread_c8, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 8 columns (a thread a row, the length a constant)"},
     {"se_k_ln_rowblock_cluster", (const void *)se_k_ln_rowblock_cluster, 256,
      "layernorm: rowblock, rows over 1024 columns (a CTA or a cluster of up to 16 a row: "
      "32 values a thread in registers, as many again in shared memory for 16-byte rows)"},
+    {"se_k_ln_rowblock_cta8", (const void *)se_k_ln_rowblock_cta8, 1024,
+     "layernorm: rowblock, fewer rows than twice the SMs of 257 to 8192 columns (a CTA a "
+     "row, 8 values a thread in registers)"},
     {"se_k_ln_rowblock_block", (const void *)se_k_ln_rowblock_block, 1024,
      "layernorm: rowblock, rows no cluster holds (a block a row, three passes)"},
     {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
