@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bundle/sweep.h"
+#include "model/operation.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -251,6 +252,7 @@ se_status se_sweep_read(const se_rundata *rd, se_sweep *s, se_err *err)
     s->empty_stream = control_median(rd, "control.empty_stream");
     s->coop_noop = control_median(rd, "control.coop_noop");
     s->grid_barrier = num_or_nan(se_rundata_derived(rd), "grid_barrier_ns.value");
+    s->phases = se_rundata_operation(rd)->n_phases;
     return make_groups(s, err);
 }
 
@@ -280,7 +282,7 @@ int se_goal_floor_of(const se_strategy_info *s)
         return SE_FLOOR_FUSION;
     if (strcmp(mech, "megakernel") == 0)
         return SE_FLOOR_MEGAKERNEL;
-    return SE_FLOOR_LAUNCHES; /* stream, graph, pdl: the five phase launches */
+    return SE_FLOOR_LAUNCHES; /* stream, graph, pdl: a launch a phase */
 }
 
 /* The fastest item in scope sc among those keep() accepts, or NULL. */
@@ -339,10 +341,11 @@ static void goal_row(const se_sweep *s, size_t i, se_goal_row *r)
     if (sh->moved >= SE_GOAL_G4_MOVED)
         r->g[3] = r->best_tiled && r->best_tiled->fraction[SE_WARM] >= SE_GOAL_G4_FRACTION;
     /* The floors: the copy (one launch and the bytes), plus what the
-     * algorithm adds to it (docs/PERFORMANCE.md, "The five-phase bound"). */
-    double copy = sh->copy[SE_WARM], L = s->empty_stream;
-    r->floor[SE_FLOOR_LAUNCHES] = copy + 4.0 * L;
-    r->floor[SE_FLOOR_FUSION] = copy + pos(s->coop_noop - L) + 4.0 * s->grid_barrier;
+     * algorithm adds to it (docs/PERFORMANCE.md, "The five-phase bound"):
+     * a launch a phase past the first, or a grid barrier between two. */
+    double copy = sh->copy[SE_WARM], L = s->empty_stream, between = s->phases - 1;
+    r->floor[SE_FLOOR_LAUNCHES] = copy + between * L;
+    r->floor[SE_FLOOR_FUSION] = copy + pos(s->coop_noop - L) + between * s->grid_barrier;
     r->floor[SE_FLOOR_MEGAKERNEL] = copy + pos(sh->mk_init - L);
 }
 

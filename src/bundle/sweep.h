@@ -79,6 +79,10 @@ typedef struct se_sweep {
     /* Controls (device medians, ns; NAN where the run has none). */
     double empty_stream, coop_noop, grid_barrier;
     int64_t tile; /* the run's tile T (G5 pairs rows of as many tiles) */
+    /* The run's workload's phases (se_rundata_operation: 5 for the
+     * RMS-scaled softmax, 3 for LayerNorm): the bound charges the phase
+     * launches and the grid barriers between them. */
+    int phases;
 } se_sweep;
 
 /* Reads rd's shapes, items, groups and controls. Free with se_sweep_free

@@ -187,7 +187,9 @@ static void bound_table(se_doc *d, const se_sweep *s, const se_goals *g)
 {
     int tiled[SE_STRATEGY_MAX];
     int nt = recorded_tiled(s, tiled);
-    static const char *const floor_name[SE_NFLOORS] = {"5 launches", "fusion", "megakernel"};
+    char launches[32];
+    snprintf(launches, sizeof launches, "%d launches", s->phases);
+    const char *const floor_name[SE_NFLOORS] = {launches, "fusion", "megakernel"};
     char cells[MAX_COLS][CELL];
     int n = 0;
     snprintf(cells[n++], CELL, "shape");
@@ -261,16 +263,21 @@ void se_sweep_doc_goals(se_doc *d, const se_rundata *rd, const se_sweep *s, cons
                    "\"slower\" above %.2f.", SE_GOAL_G5_NEAR, SE_GOAL_G5_SLOWER);
     if (g->n_pairs)
         pairs_table(d, s, g);
-    se_doc_para(d, "The five-phase bound: bytes that must move (x read once, y written once) at "
+    static const char *const count[] = {"zero", "one", "two", "three", "four", "five",
+                                        "six", "seven", "eight"};
+    const int ph = s->phases, between = ph - 1;
+    const char *word = ph >= 0 && ph <= 8 ? count[ph] : "several";
+    se_doc_para(d, "The %s-phase bound: bytes that must move (x read once, y written once) at "
                    "the same run's copy of the same bytes, which includes one launch, plus what "
-                   "the tiled algorithm needs beyond it, each from this run's controls: 5 "
-                   "launches = copy + 4 x empty stream launch (%.2f us; stream, graph and PDL run "
-                   "the five phases as five kernels, and graphs and PDL exist to undercut this); "
-                   "fusion = copy + max(0, cooperative no-op - empty launch) (%.2f us) + 4 x grid "
+                   "the tiled algorithm needs beyond it, each from this run's controls: %d "
+                   "launches = copy + %d x empty stream launch (%.2f us; stream, graph and PDL run "
+                   "the %s phases as %s kernels, and graphs and PDL exist to undercut this); "
+                   "fusion = copy + max(0, cooperative no-op - empty launch) (%.2f us) + %d x grid "
                    "barrier (%.3f us); megakernel = copy + max(0, its initialization alone on the "
                    "shape - empty launch). Each strategy's column is its median (L2 warm) over its "
                    "floor.",
-                s->empty_stream / 1e3, fmax(0.0, s->coop_noop - s->empty_stream) / 1e3,
+                word, ph, between, s->empty_stream / 1e3, word, word,
+                fmax(0.0, s->coop_noop - s->empty_stream) / 1e3, between,
                 s->grid_barrier / 1e3);
     bound_table(d, s, g);
 }

@@ -25,6 +25,10 @@
 #ifndef SE_REFERENCE_RUN
 #define SE_REFERENCE_RUN "runs/reference"
 #endif
+/* The committed LayerNorm run: a workload of three phases. */
+#ifndef SE_LAYERNORM_RUN
+#define SE_LAYERNORM_RUN "runs/layernorm/20261207T081654Z"
+#endif
 
 static size_t shape_index(const se_sweep *s, const char *id)
 {
@@ -69,6 +73,7 @@ static void reference_run(void **state)
     const se_goal_row *r = &g.rows[i];
     double copy = s.shapes[i].copy[SE_WARM], L = s.empty_stream;
     assert_true(copy > 0 && L > 0 && s.grid_barrier > 0);
+    assert_int_equal(s.phases, 5);
     assert_true(fabs(r->floor[SE_FLOOR_LAUNCHES] - (copy + 4 * L)) < 1e-9);
     assert_true(fabs(r->floor[SE_FLOOR_FUSION] - (copy + fmax(0, s.coop_noop - L) + 4 * s.grid_barrier)) < 1e-9);
     assert_true(fabs(r->floor[SE_FLOOR_MEGAKERNEL] - (copy + fmax(0, s.shapes[i].mk_init - L))) < 1e-9);
@@ -78,6 +83,30 @@ static void reference_run(void **state)
     for (int sc = 0; sc < 2; sc++)
         assert_true(fabs(rb->fraction[sc] - s.shapes[i].copy[sc] / rb->median[sc]) < 1e-12);
     assert_true(isnan(se_sweep_item_of(&s.shapes[i], "torch-eager")->fraction[SE_COLD]));
+    se_goals_free(&g);
+    se_sweep_free(&s);
+    se_rundata_free(&rd);
+}
+
+/* A workload of three phases (LayerNorm) is bounded by three launches, or
+ * two grid barriers: a launch or a barrier between each two phases. */
+static void three_phase_floors(void **state)
+{
+    (void)state;
+    se_rundata rd;
+    se_err err = {{0}};
+    assert_int_equal(se_rundata_load(SE_LAYERNORM_RUN, &rd, &err), SE_OK);
+    se_sweep s;
+    se_goals g;
+    assert_int_equal(se_sweep_read(&rd, &s, &err), SE_OK);
+    assert_int_equal(se_goals_compute(&s, &g, &err), SE_OK);
+    assert_int_equal(s.phases, 3);
+    size_t i = shape_index(&s, "4096x4096");
+    const se_goal_row *r = &g.rows[i];
+    double copy = s.shapes[i].copy[SE_WARM], L = s.empty_stream;
+    assert_true(copy > 0 && L > 0 && s.grid_barrier > 0);
+    assert_true(fabs(r->floor[SE_FLOOR_LAUNCHES] - (copy + 2 * L)) < 1e-9);
+    assert_true(fabs(r->floor[SE_FLOOR_FUSION] - (copy + fmax(0, s.coop_noop - L) + 2 * s.grid_barrier)) < 1e-9);
     se_goals_free(&g);
     se_sweep_free(&s);
     se_rundata_free(&rd);
@@ -103,6 +132,7 @@ static void make(hand *h, const int64_t cols[4], const double warm[4], const dou
     h->s.empty_stream = 3000;
     h->s.coop_noop = 3200;
     h->s.grid_barrier = 1000;
+    h->s.phases = 5;
     h->s.groups[0].members = h->members;
     h->s.groups[0].n = 4;
     for (int k = 0; k < 4; k++) {
@@ -233,6 +263,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reference_run),
+        cmocka_unit_test(three_phase_floors),
         cmocka_unit_test(thresholds_and_pairs),
         cmocka_unit_test(launch_bound_gap),
     };
