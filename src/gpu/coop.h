@@ -33,6 +33,15 @@ se_status se_coop_launch(const void *kernel, const char *name, void **args, size
  * SE_TG_PACKED): the smaller of the two. */
 se_status se_coop_max_blocks(const void *const kernels[2], int *max_blocks, se_err *err);
 
+/* Fusion's and the megakernel's launch of `kernel` (named `name` in
+ * messages) for problem p on `blocks` blocks: the tile cache
+ * (se_coop_cache_bytes), the megakernel's units a row, the cooperative
+ * launch. Either operation's kernels (fused.cuh). */
+se_status se_coop_fusion_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
+                                 int blocks, cudaStream_t stream, se_err *err);
+se_status se_coop_mk_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
+                             int blocks, cudaStream_t stream, se_err *err);
+
 /* The bytes of dynamic shared memory each of `blocks` blocks of `kernel`
  * (fusion or the megakernel) keeps its tiles of x in (fusion.cu); sets the
  * kernel's shared-memory attributes the first time. */

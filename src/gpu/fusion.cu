@@ -10,143 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cooperative_groups.h>
-
-#include "gpu/coop.h"
-#include "gpu/tile_ops.cuh"
+#include "gpu/fused.cuh"
 
 #include "gpu/se_cuda.h"
-#include "model/taskgraph.h"
-
-namespace cg = cooperative_groups;
-
-/* A row phase (B or D) of the fused kernel: warps stride over the groups
- * where a group is one row split over tiles, blocks where rows are packed
- * (every thread of the block on the group's rows). */
-static __device__ __forceinline__ void se_fusion_rows(const se_gpu_problem *p,
-                                                      const se_taskgeom *g, int phase, int tg)
-{
-    const int traced = p->trace.rec != NULL;
-    uint64_t t0 = 0;
-    if (tg == SE_TG_PACKED) {
-        for (int64_t grp = blockIdx.x; grp < p->groups; grp += gridDim.x) {
-            if (traced)
-                t0 = se_now_ns();
-            se_packed_row_task(p, grp, phase);
-            if (traced)
-                se_trace_tile_end(&p->trace, se_phase_base(g, phase) + grp, t0);
-        }
-        return;
-    }
-    int64_t warp = (int64_t)blockIdx.x * SE_TILE_WARPS + (threadIdx.x >> 5);
-    int64_t nwarps = (int64_t)gridDim.x * SE_TILE_WARPS;
-    for (int64_t grp = warp; grp < p->groups; grp += nwarps) {
-        if (traced)
-            t0 = se_now_ns();
-        if (phase == SE_PHASE_B)
-            se_row_b(p, grp);
-        else
-            se_row_d(p, grp);
-        if (traced && (threadIdx.x & 31) == 0)
-            se_trace_record(&p->trace, se_phase_base(g, phase) + grp, t0);
-    }
-}
-
-/* Tile task se_fusion_task(k, ...) (taskgraph.h) is the block's k-th tile; the first
- * cache_elems elements of the block's tiles' slots (in that order) stay in
- * shared memory from phase A to phase E (se_tile_cache in tile_ops.cuh).
- * Phases C and E walk the block's tiles last to first: the tiles that did
- * not fit on chip were read last in phase A, so they are the likeliest to
- * still be in L2, and phase E reads them before its writes of y evict them.
- * tg: the row groups the kernel is compiled for (se_k_fusion, groups of one
- * row; se_k_fusion_packed, packed rows). */
-static __device__ __forceinline__ void se_fusion_body(const se_gpu_problem *p,
-                                                      unsigned cache_elems, float *red, int tg)
-{
-    extern __shared__ float4 se_fusion_cache4[];
-    float *cache = (float *)se_fusion_cache4;
-    cg::grid_group grid = cg::this_grid();
-    const uint32_t G = gridDim.x, b = blockIdx.x;
-    const int rot = tg != SE_TG_PACKED &&
-                    se_fusion_rotates(p->cols, p->tile, p->tiles_per_row, p->tile_tasks, G);
-    int64_t mine = se_fusion_tasks_of(p->tile_tasks, b, G, rot);
-    uint32_t j, j_last = mine > 0 ? se_fusion_place(mine - 1, b, G, rot) : b;
-
-    se_taskgeom g = se_gpu_geom(p);
-    const int traced = p->trace.rec != NULL;
-    uint64_t t0 = 0;
-
-    /* Phase A: first every cached tile's copy is started at once, so the
-     * block has all of them in flight; then the tiles are reduced in order,
-     * each as soon as its copy has landed (every thread's part of it: the
-     * block synchronizes, as A reads the slot by rows). */
-    int64_t slot = se_tile_slot_elems(p->tile);
-    int64_t cached = (cache_elems + slot - 1) / slot;
-    if (cached > mine)
-        cached = mine;
-    j = b;
-    for (int64_t k = 0; k < cached; k++, j = se_fusion_place_next(j, G, rot)) {
-        int64_t id = k * (int64_t)G + j;
-        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
-        se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, k), tg);
-    }
-    j = b;
-    for (int64_t k = 0; k < mine; k++, j = se_fusion_place_next(j, G, rot)) {
-        int64_t id = k * (int64_t)G + j;
-        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
-        if (traced)
-            t0 = se_now_ns();
-        if (k < cached) {
-            se_tile_prefetch_wait((int)(cached - 1 - k));
-            if (se_slot_read_across(p, grp, tile, tg))
-                __syncthreads();
-        }
-        se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, k), tg);
-        if (traced)
-            se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_A) + id, t0);
-    }
-    grid.sync();
-    se_fusion_rows(p, &g, SE_PHASE_B, tg);
-    grid.sync();
-    j = j_last;
-    for (int64_t k = mine - 1; k >= 0; k--, j = se_fusion_place_prev(j, G, rot)) {
-        int64_t id = k * (int64_t)G + j;
-        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
-        if (traced)
-            t0 = se_now_ns();
-        se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, k),
-                  se_group_sm(p, grp), tg);
-        if (traced)
-            se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_C) + id, t0);
-    }
-    grid.sync();
-    se_fusion_rows(p, &g, SE_PHASE_D, tg);
-    grid.sync();
-    j = j_last;
-    for (int64_t k = mine - 1; k >= 0; k--, j = se_fusion_place_prev(j, G, rot)) {
-        int64_t id = k * (int64_t)G + j;
-        int64_t grp = se_task_grp(p, id), tile = se_task_tile(p, id);
-        if (traced)
-            t0 = se_now_ns();
-        se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, k),
-                  se_group_sml(p, grp), tg);
-        if (traced)
-            se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_E) + id, t0);
-    }
-}
 
 __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion(const __grid_constant__ se_gpu_problem p,
                                                                unsigned cache_elems)
 {
     __shared__ float red[2 * SE_TILE_WARPS];
-    se_fusion_body(&p, cache_elems, red, SE_TG_ROWS);
+    se_fusion_body(&p, cache_elems, red, SE_TG_ROWS, SE_GPU_OP_RMS_SOFTMAX);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS, 4) se_k_fusion_packed(const __grid_constant__ se_gpu_problem p,
                                                                       unsigned cache_elems)
 {
     __shared__ float red[2 * SE_TILE_WARPS];
-    se_fusion_body(&p, cache_elems, red, SE_TG_PACKED);
+    se_fusion_body(&p, cache_elems, red, SE_TG_PACKED, SE_GPU_OP_RMS_SOFTMAX);
 }
 
 /* Shared by fusion and megakernel: a checked cooperative launch. */
@@ -251,19 +130,44 @@ const void *se_fusion_kernel(int tg)
     return tg == SE_TG_PACKED ? (const void *)se_k_fusion_packed : (const void *)se_k_fusion;
 }
 
-extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
-                                           cudaStream_t stream, se_err *err)
+/* Fusion's launch of `kernel` (either operation's, either row-group
+ * copy): its tile cache, then the cooperative launch. */
+se_status se_coop_fusion_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
+                                 int blocks, cudaStream_t stream, se_err *err)
 {
-    const int tg = se_tg_of(p);
-    const void *kernel = se_fusion_kernel(tg);
     size_t smem;
     se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));
     void *args[] = {(void *)p, &cache_elems};
-    return se_coop_launch(kernel, tg == SE_TG_PACKED ? "se_k_fusion_packed" : "se_k_fusion",
-                          args, smem, blocks, stream, err);
+    return se_coop_launch(kernel, name, args, smem, blocks, stream, err);
+}
+
+/* The megakernel's: its tile cache and the units a row (se_mk_row_units),
+ * then the cooperative launch. */
+se_status se_coop_mk_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
+                             int blocks, cudaStream_t stream, se_err *err)
+{
+    size_t smem;
+    se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
+    if (st != SE_OK)
+        return st;
+    unsigned cache_elems = (unsigned)(smem / sizeof(float));
+    unsigned q = se_mk_row_units((unsigned)p->groups, (unsigned)p->tiles_per_row,
+                                 cache_elems / (unsigned)se_tile_slot_elems(p->tile),
+                                 (unsigned)blocks);
+    void *args[] = {(void *)p, &cache_elems, &q};
+    return se_coop_launch(kernel, name, args, smem, blocks, stream, err);
+}
+
+extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
+                                           cudaStream_t stream, se_err *err)
+{
+    const int tg = se_tg_of(p);
+    return se_coop_fusion_enqueue(se_fusion_kernel(tg),
+                                  tg == SE_TG_PACKED ? "se_k_fusion_packed" : "se_k_fusion", p,
+                                  blocks, stream, err);
 }
 
 se_status se_coop_max_blocks(const void *const kernels[2], int *max_blocks, se_err *err)

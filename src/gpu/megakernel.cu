@@ -43,89 +43,17 @@
  * simulation (se_mk_simulate in taskgraph_host.c) runs the same schedule
  * and counters under random interleavings of the blocks.
  */
-#include <cooperative_groups.h>
-
-#include "gpu/coop.h"
-#include "gpu/tile_ops.cuh"
+#include "gpu/fused.cuh"
 
 #include "gpu/se_cuda.h"
-#include "model/taskgraph.h"
-
-namespace cg = cooperative_groups;
-
-/* The reset every invocation begins with, grid-strided: the 2 * groups
- * counters. */
-static __device__ __forceinline__ void se_mk_reset(const se_gpu_problem *p)
-{
-    int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int64_t nthreads = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = tid; i < 2 * p->groups; i += nthreads)
-        p->counters[i] = 0;
-}
 
 /* The megakernel's initialization and nothing else: the same cooperative
  * launch and grid, the same reset, the same grid barrier. Timed on its own,
  * it is what the megakernel pays before its first task. */
 __global__ void __launch_bounds__(SE_TILE_THREADS) se_k_megakernel_init(const __grid_constant__ se_gpu_problem p)
 {
-    se_mk_reset(&p);
-    cg::this_grid().sync();
-}
-
-/* After a block's tiles of group `grp` in phase A or C: the block arrives
- * on the group's counter with their number; the block whose arrival
- * completes the group runs the row task (B after A, D after C: warp 0 for
- * a row split over tiles, the whole block for a packed group) and then
- * adds the one that releases the group's next tile phase. A block that
- * holds the whole group (`tiles` = n, always where packed) neither counts
- * nor waits: it runs the row task between two block barriers. Uniform:
- * every thread calls it. */
-static __device__ __forceinline__ void se_mk_arrive(const se_gpu_problem *p, const se_taskgeom *g,
-                                                    int64_t grp, int phase, int tiles, int *s_last,
-                                                    int tg)
-{
-    int32_t *ctr = p->counters + (phase == SE_PHASE_B ? grp : p->groups + grp);
-    const int whole = tiles == (int)p->tiles_per_row;
-    /* the tiles' partials are written (by each row's segment leader:
-     * thread 0 where the group is one row) */
-    __syncthreads();
-    if (!whole) {
-        if (threadIdx.x == 0) {
-            __threadfence();
-            int last = atomicAdd(ctr, tiles) == (int)p->tiles_per_row - tiles;
-            if (last)
-                __threadfence(); /* the other tiles' partials are visible */
-            *s_last = last;
-        }
-        __syncthreads();
-        if (!*s_last)
-            return;
-    }
-    uint64_t t0 = p->trace.rec ? se_now_ns() : 0;
-    se_group_task_block(p, grp, phase, tg);
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        if (p->trace.rec)
-            se_trace_record(&p->trace, se_phase_base(g, phase) + grp, t0);
-        if (!whole) {
-            __threadfence(); /* the group's statistics before the release */
-            atomicAdd(ctr, 1);
-        }
-    }
-}
-
-/* Waits until the counter shows the row task done (n + 1), with backoff. */
-static __device__ __forceinline__ void se_mk_wait(const int32_t *ctr, int need)
-{
-    if (threadIdx.x == 0) {
-        unsigned ns = 32;
-        while (se_ld_acquire(ctr) < need) {
-            __nanosleep(ns);
-            ns = ns < 256 ? 2 * ns : 256;
-        }
-        __threadfence();
-    }
-    __syncthreads();
+    se_mk_reset(&p, SE_GPU_OP_RMS_SOFTMAX);
+    cooperative_groups::this_grid().sync();
 }
 
 /* Row-major ownership (se_mk_visit_at in taskgraph.h): each row's n tiles
@@ -148,79 +76,12 @@ static __device__ __forceinline__ void se_mk_wait(const int32_t *ctr, int need)
  * than fusion's 4. tg: the row groups the kernel is compiled for
  * (se_k_megakernel, groups of one row; se_k_megakernel_packed, packed rows):
  * with both inlined the 40 registers spilled. */
-static __device__ __forceinline__ void se_mk_body(const se_gpu_problem *p, unsigned cache_elems,
-                                                  unsigned q, float *red, int *s_last, int tg)
-{
-    extern __shared__ float4 se_mk_cache4[];
-    float *cache = (float *)se_mk_cache4;
-    se_taskgeom g = se_gpu_geom(p);
-    /* 32-bit unit arithmetic (64-bit division is a call): every task id,
-     * and so every unit and tile number, fits in an int32 (taskgraph.h);
-     * se_mk_unit_start keeps the products below n. */
-    const unsigned n = (unsigned)p->tiles_per_row;
-    const unsigned slot_elems = (unsigned)se_tile_slot_elems(p->tile);
-    const int traced = p->trace.rec != NULL;
-    const unsigned units = (unsigned)p->groups * q; /* q: the host's (se_gpu_megakernel_enqueue) */
-    /* the last slot may hold part of a tile (se_tile_slot) */
-    const unsigned cached_max = (cache_elems + slot_elems - 1) / slot_elems;
-    uint64_t t0 = 0;
-
-    se_mk_reset(p);
-    cg::this_grid().sync();
-
-    se_mk_visit vis = se_mk_visit_at(blockIdx.x, units, q, n, gridDim.x);
-    while (vis.u < units) {
-        const unsigned grp = vis.grp, mine = vis.mine;
-        const unsigned cached = mine < cached_max ? mine : cached_max;
-        const int64_t base = (int64_t)grp * n;
-        /* one cp.async group a tile, into slots of one tile each */
-        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x)
-            if (m < cached)
-                se_tile_prefetch(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), tg);
-        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
-            if (traced)
-                t0 = se_now_ns();
-            if (m < cached) {
-                se_tile_prefetch_wait((int)(cached - 1 - m));
-                if (se_slot_read_across(p, grp, tile, tg)) /* A reads it as not copied */
-                    __syncthreads();
-            }
-            se_tile_a(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), tg);
-            if (traced)
-                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_A) + base + tile, t0);
-        }
-        se_mk_arrive(p, &g, grp, SE_PHASE_B, (int)mine, s_last, tg);
-        if (mine < n)
-            se_mk_wait(p->counters + grp, (int)n + 1);
-        se_row_stats rs = se_group_sm(p, grp);
-        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
-            if (traced)
-                t0 = se_now_ns();
-            se_tile_c(p, grp, tile, red, se_tile_slot(p, cache, cache_elems, m), rs, tg);
-            if (traced)
-                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_C) + base + tile, t0);
-        }
-        se_mk_arrive(p, &g, grp, SE_PHASE_D, (int)mine, s_last, tg);
-        if (mine < n)
-            se_mk_wait(p->counters + p->groups + grp, (int)n + 1);
-        rs = se_group_sml(p, grp);
-        SE_MK_FOR_TILES(vis, m, tile, q, n, gridDim.x) {
-            if (traced)
-                t0 = se_now_ns();
-            se_tile_e(p, grp, tile, se_tile_slot(p, cache, cache_elems, m), rs, tg);
-            if (traced)
-                se_trace_tile_end(&p->trace, se_phase_base(&g, SE_PHASE_E) + base + tile, t0);
-        }
-        vis = se_mk_visit_at(vis.u_end, units, q, n, gridDim.x);
-    }
-}
-
 __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel(const __grid_constant__ se_gpu_problem p,
                                                                 unsigned cache_elems, unsigned q)
 {
     __shared__ float red[2 * SE_TILE_WARPS];
     __shared__ int s_last;
-    se_mk_body(&p, cache_elems, q, red, &s_last, SE_TG_ROWS);
+    se_mk_body(&p, cache_elems, q, red, &s_last, SE_TG_ROWS, SE_GPU_OP_RMS_SOFTMAX);
 }
 
 __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel_packed(const __grid_constant__ se_gpu_problem p,
@@ -228,7 +89,7 @@ __global__ void __launch_bounds__(SE_TILE_THREADS, 6) se_k_megakernel_packed(con
 {
     __shared__ float red[2 * SE_TILE_WARPS];
     __shared__ int s_last;
-    se_mk_body(&p, cache_elems, q, red, &s_last, SE_TG_PACKED);
+    se_mk_body(&p, cache_elems, q, red, &s_last, SE_TG_PACKED, SE_GPU_OP_RMS_SOFTMAX);
 }
 
 const void *se_megakernel_init_kernel(void)
@@ -254,18 +115,9 @@ extern "C" se_status se_gpu_megakernel_enqueue(const se_gpu_problem *p, int bloc
                                                cudaStream_t stream, se_err *err)
 {
     const int tg = se_tg_of(p);
-    const void *kernel = se_megakernel_kernel(tg);
-    size_t smem;
-    se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
-    if (st != SE_OK)
-        return st;
-    unsigned cache_elems = (unsigned)(smem / sizeof(float));
-    unsigned q = se_mk_row_units((unsigned)p->groups, (unsigned)p->tiles_per_row,
-                                 cache_elems / (unsigned)se_tile_slot_elems(p->tile),
-                                 (unsigned)blocks);
-    void *args[] = {(void *)p, &cache_elems, &q};
-    return se_coop_launch(kernel, tg == SE_TG_PACKED ? "se_k_megakernel_packed" : "se_k_megakernel",
-                          args, smem, blocks, stream, err);
+    return se_coop_mk_enqueue(se_megakernel_kernel(tg),
+                              tg == SE_TG_PACKED ? "se_k_megakernel_packed" : "se_k_megakernel",
+                              p, blocks, stream, err);
 }
 
 extern "C" se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err)
