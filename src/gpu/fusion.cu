@@ -131,34 +131,35 @@ const void *se_fusion_kernel(int tg)
 }
 
 /* Fusion's launch of `kernel` (either operation's, either row-group
- * copy): its tile cache, then the cooperative launch. */
-se_status se_coop_fusion_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
-                                 int blocks, cudaStream_t stream, se_err *err)
+ * copy): its tile cache, then the cooperative launch; with `units`, the
+ * megakernel's, which also takes the units a row (se_mk_row_units). */
+static se_status coop_tiles_enqueue(const void *kernel, const char *name,
+                                    const se_gpu_problem *p, int blocks, int units,
+                                    cudaStream_t stream, se_err *err)
 {
     size_t smem;
     se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
     if (st != SE_OK)
         return st;
     unsigned cache_elems = (unsigned)(smem / sizeof(float));
-    void *args[] = {(void *)p, &cache_elems};
+    unsigned q = units ? se_mk_row_units((unsigned)p->groups, (unsigned)p->tiles_per_row,
+                                         cache_elems / (unsigned)se_tile_slot_elems(p->tile),
+                                         (unsigned)blocks)
+                       : 0;
+    void *args[] = {(void *)p, &cache_elems, &q};
     return se_coop_launch(kernel, name, args, smem, blocks, stream, err);
 }
 
-/* The megakernel's: its tile cache and the units a row (se_mk_row_units),
- * then the cooperative launch. */
+se_status se_coop_fusion_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
+                                 int blocks, cudaStream_t stream, se_err *err)
+{
+    return coop_tiles_enqueue(kernel, name, p, blocks, 0, stream, err);
+}
+
 se_status se_coop_mk_enqueue(const void *kernel, const char *name, const se_gpu_problem *p,
                              int blocks, cudaStream_t stream, se_err *err)
 {
-    size_t smem;
-    se_status st = se_coop_cache_bytes(kernel, p, blocks, &smem, err);
-    if (st != SE_OK)
-        return st;
-    unsigned cache_elems = (unsigned)(smem / sizeof(float));
-    unsigned q = se_mk_row_units((unsigned)p->groups, (unsigned)p->tiles_per_row,
-                                 cache_elems / (unsigned)se_tile_slot_elems(p->tile),
-                                 (unsigned)blocks);
-    void *args[] = {(void *)p, &cache_elems, &q};
-    return se_coop_launch(kernel, name, args, smem, blocks, stream, err);
+    return coop_tiles_enqueue(kernel, name, p, blocks, 1, stream, err);
 }
 
 extern "C" se_status se_gpu_fusion_enqueue(const se_gpu_problem *p, int blocks,
