@@ -1,8 +1,8 @@
 # device call J (2026-12-07, third session): the commit carried in .carry/head.bundle made HEAD
-# (git_dirty false); LayerNorm's new rowblock kernels validated on odd shapes and under
-# memcheck and racecheck; the sweep (protocol/sweep.json, every strategy and cuDNN, no PyTorch
+# (git_dirty false); LayerNorm's new rowblock kernels validated on odd shapes; the sweep (protocol/sweep.json, every strategy and cuDNN, no PyTorch
 # peers) packed for runs/sweep; LayerNorm's protocol with the torch peers, verified --strict and
-# packed for runs/layernorm; in the time left, LayerNorm's rowblock against the session's start
+# packed for runs/layernorm; in the time left, memcheck and racecheck of LayerNorm's new
+# kernels, and LayerNorm's rowblock against the session's start
 # (4968640, built from a worktree) on launch-bound shapes.
 set -o pipefail
 for d in .carry/deb/*.deb; do dpkg -x "$d" / ; done; ldconfig 2>/dev/null
@@ -19,12 +19,14 @@ el built
 NEW=build/softmax-evidence; SAN=/usr/local/cuda/bin/compute-sanitizer
 ODD=1x1,1x2,3x3,256x8,255x5,257x7,100x6,3x17,5x33,7x65,9x129,2x257,1x300,3x513,4x1000,1x1023,2x1025,3x4097,5x8191,2x8193,33x2000,300x31,1000x700,2x100003,263x300,264x300
 timeout -k 5 60 $NEW run --protocol protocol/layernorm.json --shapes $ODD --validate-only --no-peers --quiet > $L/ln-validate.log 2>&1; el "layernorm validate rc=$?"; grep -c PASS $L/ln-validate.log; grep -E "FAIL" $L/ln-validate.log | head; tail -1 $L/ln-validate.log
-for t in memcheck racecheck; do timeout -k 5 50 $SAN --tool $t --print-limit 4 $NEW run --protocol protocol/layernorm.json --shapes 1x1,3x3,256x8,257x7,7x65,2x257,1x300,1x1023,2x1025,3x4097,5x8191 --strategies rowblock,fusion,megakernel --no-peers --validate-only --invocations 1 --quiet > $L/ln-$t.log 2>&1; echo "== $t layernorm rc=$?"; grep -m 6 -E "Invalid|at .*se_k|ERROR SUMMARY|RACECHECK SUMMARY" $L/ln-$t.log; done; el sanitizers-ln
 timeout -k 5 $(left 470) $NEW run --protocol protocol/sweep.json --no-peers --quiet --runs-dir /tmp/sweep --run-dir-out /tmp/sweep.path > $L/sweep.log 2>&1; el "sweep rc=$?"; grep -c PASS $L/sweep.log; grep FAIL $L/sweep.log | head -5; tail -2 $L/sweep.log
 S=$(cat /tmp/sweep.path 2>/dev/null) && [ -n "$S" ] && { tar -cJf /tmp/sweep.tar.xz -C "$(dirname $S)" "$(basename $S)" && split -b 15M -d -a 1 /tmp/sweep.tar.xz $OUT/sweep.tar.xz.; el packed; }
 if [ $(left 560) -gt 75 ]; then
   timeout -k 5 $(left 560) $NEW run --protocol protocol/layernorm.json --peers-python "$(command -v python3)" --quiet --runs-dir /tmp/lnp --run-dir-out /tmp/lnp.path > $L/lnrun.log 2>&1; el "ln-run rc=$?"; tail -3 $L/lnrun.log
   R=$(cat /tmp/lnp.path 2>/dev/null) && [ -n "$R" ] && { timeout 20 $NEW verify --strict "$R" > $L/verify.log 2>&1; el "verify rc=$?"; tail -1 $L/verify.log; tar -cJf /tmp/lnp.tar.xz -C "$(dirname $R)" "$(basename $R)" && split -b 15M -d -a 1 /tmp/lnp.tar.xz $OUT/lnp.tar.xz.; }
+fi
+if [ $(left 560) -gt 60 ]; then
+  for t in memcheck racecheck; do timeout -k 5 $(( $(left 560) / 2 )) $SAN --tool $t --print-limit 4 $NEW run --protocol protocol/layernorm.json --shapes 1x1,3x3,256x8,257x7,7x65,2x257,1x300,1x1023,2x1025,3x4097,5x8191 --strategies rowblock,fusion,megakernel --no-peers --validate-only --invocations 1 --quiet > $L/ln-$t.log 2>&1; echo "== $t layernorm rc=$?"; grep -m 6 -E "Invalid|at .*se_k|ERROR SUMMARY|RACECHECK SUMMARY" $L/ln-$t.log; done; el sanitizers-ln
 fi
 tab() { jq -r '.cases as $c | [$c[] | select(.what=="copy") | {key: .shape, value: .scopes.device.median_ns}] | from_entries as $cp | $c[] | select(.what=="rowblock") | "\(.shape)\t\(.scopes.device.median_ns/1000|.*100|round/100) us\tcopy \($cp[.shape]/1000|.*100|round/100)\t+\((.scopes.device.median_ns-$cp[.shape])/1000|.*100|round/100) us\t\(.scopes.device.fraction_of_copy|.*1000|round/1000)"' "$1/summary.json"; }
 if [ $(left 585) -gt 40 ]; then
