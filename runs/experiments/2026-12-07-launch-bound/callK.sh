@@ -1,6 +1,7 @@
-# device call K (2026-12-07, third session; the device time left was too short for the sweep):
-# the commit carried in .carry/head.bundle made HEAD (git_dirty false); LayerNorm's rowblock
-# kernels of a4a4478 validated on odd shapes and under memcheck and racecheck; LayerNorm's
+# device call K (written 2026-12-07, third session; not run: no machine could be started):
+# the commit carried in .carry/head.bundle made HEAD (git_dirty false; commit
+# ln-thread-and-few-rows.patch first, so that the run records that commit); LayerNorm's
+# rowblock kernels validated on odd shapes and under memcheck and racecheck; LayerNorm's
 # protocol with the torch peers, verified --strict and packed for runs/layernorm; in the time
 # left, LayerNorm's rowblock against the session's start (4968640, from a worktree).
 set -o pipefail
