@@ -58,11 +58,12 @@ typedef enum se_trace_kind {
  */
 #define SE_STRATEGY_TABLE(X)                                                                 \
     X(STREAM, "stream", "stream", "stream", SE_ROLE_TILED, NULL, NULL, SE_TRACE_PHASED,      \
-      "#08519c", "five ordinary kernel launches (phases A to E) on a stream: the baseline")  \
+      "#08519c", "an ordinary kernel launch a phase on a stream (five for the softmax, "     \
+      "three for LayerNorm): the baseline")                                                   \
     X(GRAPH, "graph", "graph", "graph", SE_ROLE_TILED, NULL, NULL, SE_TRACE_PHASED, "#6baed6",\
-      "the same five launches captured into a CUDA graph and replayed")                      \
+      "the same launches, one a phase, captured into a CUDA graph and replayed")            \
     X(STREAM_PDL, "stream-pdl", "pdl", "stream", SE_ROLE_TILED, NULL, NULL, SE_TRACE_PHASED, \
-      "#762a83", "the five launches with programmatic dependent launch: each phase may "     \
+      "#762a83", "the same launches with programmatic dependent launch: each phase may "     \
       "start while the one before it drains, and waits for its results")                     \
     X(GRAPH_PDL, "graph-pdl", "pdl", "graph", SE_ROLE_TILED, NULL, NULL, SE_TRACE_PHASED,    \
       "#de77ae", "the programmatic-dependent launches captured into a graph (programmatic "  \

@@ -74,7 +74,7 @@ if "$bin" figures "$run" "$work/fig" > "$work/fig.log" 2>&1; then
     grep -q "the run's own strategy table (strategies.json)" "$work/fig/report.md" &&
         ok "the report says the table is the run's own" ||
         bad "the report does not say the table is the run's own"
-    grep -q "five ordinary kernel launches (phases A to E)" "$work/fig/report.md" &&
+    grep -q "an ordinary kernel launch a phase on a stream" "$work/fig/report.md" &&
         bad "the report shows the binary's description of stream" ||
         ok "the report does not show the binary's description of stream"
     grep -q "#123456" "$work/fig/gnuplot/fig2_speedup.gp" &&
