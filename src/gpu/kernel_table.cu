@@ -34,6 +34,14 @@ SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v4)
 SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v8)
 SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v16)
 SE_LN_RB_WARP_DECL(se_k_ln_rowblock_warp_v32)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c1)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c2)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c3)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c4)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c5)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c6)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c7)
+SE_LN_RB_WARP_DECL(se_k_ln_rowblock_thread_c8)
 __global__ void se_k_ln_rowblock_block(const float *x, float *y, int64_t cols, double inv_cols,
                                        double eps, se_trace_buf trace);
 __global__ void se_k_ln_rowblock_cluster(const float *x, float *y, int64_t cols, int chunk,
@@ -166,14 +174,32 @@ static const se_kernel_entry se_kernel_entries[] = {
     {"se_k_ln_rowblock_warp_v8", (const void *)se_k_ln_rowblock_warp_v8, SE_TILE_THREADS,
      "layernorm: rowblock, rows of 129 to 256 columns (a warp a row, 8 values a lane in registers)"},
     {"se_k_ln_rowblock_warp_v16", (const void *)se_k_ln_rowblock_warp_v16, SE_TILE_THREADS,
-     "layernorm: rowblock, rows of 257 to 512 columns (a warp a row, 16 values a lane in registers)"},
+     "layernorm: rowblock, at least twice the SMs in rows of 257 to 512 columns (a warp a "
+     "row, 16 values a lane in registers)"},
     {"se_k_ln_rowblock_warp_v32", (const void *)se_k_ln_rowblock_warp_v32, SE_TILE_THREADS,
-     "layernorm: rowblock, rows of 513 to 1024 columns (a warp a row, 32 values a lane in registers)"},
+     "layernorm: rowblock, at least twice the SMs in rows of 513 to 1024 columns (a warp a "
+     "row, 32 values a lane in registers)"},
+    {"se_k_ln_rowblock_thread_c1", (const void *)se_k_ln_rowblock_thread_c1, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 1 column (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c2", (const void *)se_k_ln_rowblock_thread_c2, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 2 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c3", (const void *)se_k_ln_rowblock_thread_c3, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 3 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c4", (const void *)se_k_ln_rowblock_thread_c4, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 4 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c5", (const void *)se_k_ln_rowblock_thread_c5, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 5 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c6", (const void *)se_k_ln_rowblock_thread_c6, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 6 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c7", (const void *)se_k_ln_rowblock_thread_c7, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 7 columns (a thread a row, the length a constant)"},
+    {"se_k_ln_rowblock_thread_c8", (const void *)se_k_ln_rowblock_thread_c8, SE_TILE_THREADS,
+     "layernorm: rowblock, at most 256 rows of 8 columns (a thread a row, the length a constant)"},
     {"se_k_ln_rowblock_cluster", (const void *)se_k_ln_rowblock_cluster, 256,
      "layernorm: rowblock, rows over 1024 columns (a CTA or a cluster of up to 16 a row: "
      "32 values a thread in registers, as many again in shared memory for 16-byte rows)"},
     {"se_k_ln_rowblock_cta8", (const void *)se_k_ln_rowblock_cta8, 1024,
-     "layernorm: rowblock, fewer rows than twice the SMs of 1025 to 8192 columns (a CTA a "
+     "layernorm: rowblock, fewer rows than twice the SMs of 257 to 8192 columns (a CTA a "
      "row, 8 values a thread in registers)"},
     {"se_k_ln_rowblock_block", (const void *)se_k_ln_rowblock_block, 1024,
      "layernorm: rowblock, rows no cluster holds (a block a row, three passes)"},

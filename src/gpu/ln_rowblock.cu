@@ -3,6 +3,8 @@
  * kernel, every row in one launch with no partials in device memory, the
  * row read once and held on chip:
  *
+ *   at most 256 rows of at most 8 columns: a thread a row, the length a
+ *   compile-time constant (launch-bound: no shuffle on the chain);
  *   rows of up to SE_LN_RB_WARP_COLS (1024) columns: a warp a row (8 rows
  *   a block of 256), the row in registers (1, 2, 4, ... 32 values a lane,
  *   a compile-time count: the fewest that hold the row), exact two-pass
@@ -14,7 +16,7 @@
  *   the cluster by st.async (cluster_xchg.cuh), one exchange, and mean and
  *   rstd come from them with phase B's formula (se_ln_rb_stats_of: the
  *   host's 1 / cols and rsqrt for its divisions and square root); with few
- *   rows (fewer than two an SM) of 1025 to 8192 columns, one CTA a row of
+ *   rows (fewer than two an SM) of 257 to 8192 columns, one CTA a row of
  *   about 8 values a thread, 8 a compile-time count (short serial chains);
  *   rows no cluster holds (over 16 x 32768 columns, or 524288 when the row
  *   is not a multiple of 4): a block of 1024 threads a row, read three
@@ -39,6 +41,16 @@
 /* With few rows, a row of at most SE_LN_RB_FEW_VALS * 1024 columns runs on
  * one CTA of about SE_LN_RB_FEW_VALS values a thread. */
 #define SE_LN_RB_FEW_VALS 8
+/* Shapes of at most SE_LN_RB_THREAD_ROWS rows of at most
+ * SE_LN_RB_THREAD_COLS columns: a thread a row, the length a constant. */
+#define SE_LN_RB_THREAD_COLS 8
+#define SE_LN_RB_THREAD_ROWS SE_TILE_THREADS
+/* Few rows (fewer than two an SM) of more than SE_LN_RB_FEW_MIN_COLS
+ * columns take a CTA a row of SE_LN_RB_FEW_VALS values a thread, not a
+ * warp: a row of 1024 on one warp issues everything on one of the SM's
+ * four schedulers. */
+#define SE_LN_RB_FEW_MIN_COLS 256
+
 /* A row's mean and rstd as se_ln_y takes them, from its float64 sum of
  * squared deviations: 1 / cols comes from the host and rstd from float64
  * rsqrt (a few dependent instructions where division and square root are
@@ -128,6 +140,55 @@ SE_LN_RB_WARP_KERNEL(se_k_ln_rowblock_warp_v4, 4)
 SE_LN_RB_WARP_KERNEL(se_k_ln_rowblock_warp_v8, 8)
 SE_LN_RB_WARP_KERNEL(se_k_ln_rowblock_warp_v16, 16)
 SE_LN_RB_WARP_KERNEL(se_k_ln_rowblock_warp_v32, 32)
+
+/* A thread a row of C columns, C a compile-time constant (at most
+ * SE_LN_RB_THREAD_COLS): shapes of few such rows, where the launch and
+ * one chain are all the time there is; no shuffle. */
+static __device__ __forceinline__ void se_ln_rb_thread_body(const float *x, float *y, int64_t rows,
+                                                            double inv_cols, double eps,
+                                                            se_trace_buf trace, const int C)
+{
+    const int64_t row = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= rows)
+        return;
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    float v[SE_LN_RB_THREAD_COLS];
+    double sum = 0.0, dev = 0.0;
+#pragma unroll
+    for (int k = 0; k < C; k++)
+        v[k] = x[row * C + k];
+#pragma unroll
+    for (int k = 0; k < C; k++)
+        sum = __dadd_rn(sum, (double)v[k]);
+    const double mean = __dmul_rn(sum, inv_cols);
+#pragma unroll
+    for (int k = 0; k < C; k++) {
+        double d = (double)v[k] - mean;
+        dev = __fma_rn(d, d, dev);
+    }
+    const se_ln_stats st = se_ln_rb_stats(mean, dev, inv_cols, eps);
+#pragma unroll
+    for (int k = 0; k < C; k++)
+        y[row * C + k] = se_ln_y(v[k], st, k);
+    if (trace.rec)
+        se_trace_record(&trace, row, t0);
+}
+
+#define SE_LN_RB_THREAD_KERNEL(name, C)                                                       \
+    __global__ void __launch_bounds__(SE_TILE_THREADS)                                        \
+        name(const float *x, float *y, int64_t rows, int cols, double inv_cols, double eps,   \
+             se_trace_buf trace)                                                              \
+    {                                                                                         \
+        se_ln_rb_thread_body(x, y, rows, inv_cols, eps, trace, C);                            \
+    }
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c1, 1)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c2, 2)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c3, 3)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c4, 4)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c5, 5)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c6, 6)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c7, 7)
+SE_LN_RB_THREAD_KERNEL(se_k_ln_rowblock_thread_c8, 8)
 
 typedef void (*se_ln_rb_warp_fn)(const float *, float *, int64_t, int, double, double,
                                  se_trace_buf);
@@ -326,7 +387,8 @@ SE_LN_RB_CLUSTER_KERNEL(se_k_ln_rowblock_cluster, SE_RB_VALS)
 SE_LN_RB_CLUSTER_KERNEL(se_k_ln_rowblock_cta8, SE_LN_RB_FEW_VALS)
 
 /* The cluster (or single CTA) for rows of more than SE_LN_RB_WARP_COLS
- * columns; csize = 0: none holds the row. */
+ * columns, or of more than SE_LN_RB_FEW_MIN_COLS in few rows; csize = 0:
+ * none holds the row. */
 static se_status ln_rb_pick(int64_t rows, int64_t cols, int vec4, int sms, se_rb_cluster_cfg *c,
                             se_err *err)
 {
@@ -370,8 +432,27 @@ extern "C" se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_
                                                 cudaStream_t stream, se_err *err)
 {
     const double inv_cols = 1.0 / (double)cols;
+    int dev, sms;
+    SE_CUDA_TRY(cudaGetDevice(&dev));
+    SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int few = rows < 2 * (int64_t)sms;
+    if (cols <= SE_LN_RB_THREAD_COLS && rows <= SE_LN_RB_THREAD_ROWS) {
+        static const se_ln_rb_warp_fn k[SE_LN_RB_THREAD_COLS] = {
+            se_k_ln_rowblock_thread_c1, se_k_ln_rowblock_thread_c2, se_k_ln_rowblock_thread_c3,
+            se_k_ln_rowblock_thread_c4, se_k_ln_rowblock_thread_c5, se_k_ln_rowblock_thread_c6,
+            se_k_ln_rowblock_thread_c7, se_k_ln_rowblock_thread_c8};
+        static const char *const names[SE_LN_RB_THREAD_COLS] = {
+            "se_k_ln_rowblock_thread_c1", "se_k_ln_rowblock_thread_c2",
+            "se_k_ln_rowblock_thread_c3", "se_k_ln_rowblock_thread_c4",
+            "se_k_ln_rowblock_thread_c5", "se_k_ln_rowblock_thread_c6",
+            "se_k_ln_rowblock_thread_c7", "se_k_ln_rowblock_thread_c8"};
+        unsigned threads = (unsigned)((rows + 31) / 32 * 32);
+        k[cols - 1]<<<1, threads, 0, stream>>>(x, y, rows, (int)cols, inv_cols, eps, trace);
+        SE_CUDA_LAUNCHED(names[cols - 1]);
+        return SE_OK;
+    }
     /* rows <= SE_MAX_TASKS < 2^31 - 1, the grid's x limit (se_case_check) */
-    if (cols <= SE_LN_RB_WARP_COLS) {
+    if (cols <= SE_LN_RB_WARP_COLS && !(few && cols > SE_LN_RB_FEW_MIN_COLS)) {
         unsigned blocks = (unsigned)((rows + SE_TILE_WARPS - 1) / SE_TILE_WARPS);
         const char *name;
         se_ln_rb_warp_fn fn = ln_rb_warp_pick(cols, &name);
@@ -379,9 +460,6 @@ extern "C" se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_
         SE_CUDA_LAUNCHED(name);
         return SE_OK;
     }
-    int dev, sms;
-    SE_CUDA_TRY(cudaGetDevice(&dev));
-    SE_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     /* 16-byte rows (x and y from cudaMalloc, cols a multiple of 4) */
     const int vec4 = cols % 4 == 0 && ((uintptr_t)x & 15) == 0 && ((uintptr_t)y & 15) == 0;
     se_rb_cluster_cfg c;
