@@ -1,4 +1,4 @@
-# device call L (2026-12-07, fourth session), asked of an H200: the commit carried in
+# device call L (2026-12-07, fourth session), asked of an H200 (four starts failed; it ran on an H100): the commit carried in
 # .carry/head.bundle made HEAD (git_dirty false); LayerNorm's rowblock kernels of
 # ln-thread-and-few-rows.patch (HEAD) validated on odd shapes, and if any case fails, HEAD~1
 # (without them) built instead; LayerNorm's protocol with the torch peers, verified --strict and

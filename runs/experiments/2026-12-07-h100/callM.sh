@@ -1,4 +1,4 @@
-# device call M (2026-12-07, fourth session), on the machine call L left warm: the peers' parts
+# device call M (2026-12-07, fourth session), on the H100 call L left warm: the peers' parts
 # (call L carried .carry/pa into /tmp/pp, this call carries .carry/pb) installed
 # (scripts/offline-peers.sh); the default protocol with every peer (the new runs/reference),
 # verified --strict and packed; LayerNorm's protocol with every peer (Liger's LayerNorm with the
