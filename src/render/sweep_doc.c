@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bundle/verify.h"
+#include "bundle/views.h"
 #include "render/buf.h"
 
 #define CELL 200
@@ -228,14 +229,16 @@ static void bound_table(se_doc *d, const se_sweep *s, const se_goals *g)
 
 void se_sweep_doc_goals(se_doc *d, const se_rundata *rd, const se_sweep *s, const se_goals *g)
 {
-    se_doc_para(d, "Issue 30's goals per shape, from run %s (protocol '%s', %zu shapes), device "
+    const struct se_run_views *v = se_rundata_views(rd);
+    const char *gpu = v && v->env.gpu_name ? v->env.gpu_name : "a GPU the run did not record";
+    se_doc_para(d, "Issue 30's goals per shape, from run %s (protocol '%s', %zu shapes, on %s), device "
                    "time: \"of copy\" is median(copy) / median of the same shape and scope, L2 warm "
                    "(scope device) or flushed (device_cold); the PyTorch peers are timed L2 warm "
                    "only. Ours: the fastest validated strategy that is not a reference, in each "
                    "scope. Best peer: the fastest validated PyTorch peer or cuDNN, L2 warm (best "
                    "peer / ours above 1: ours is faster). MB: 10^6 bytes moved (x read once, y "
                    "written once).",
-                rd->run_id, rd->p.name, s->n_shapes);
+                rd->run_id, rd->p.name, s->n_shapes, gpu);
     se_doc_item(d, "G1: ours >= %.2f of copy L2 warm and >= %.2f flushed, on shapes moving >= "
                    "%.0f MB: met on %zu of %zu.", SE_GOAL_G1_WARM, SE_GOAL_G1_COLD,
                 SE_GOAL_G1_MOVED / SE_SWEEP_MB, g->met[0], g->of[0]);
