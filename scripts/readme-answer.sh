@@ -62,12 +62,19 @@ PY
 ln_run=$(find runs/layernorm -mindepth 1 -maxdepth 1 -type d 2>/dev/null | LC_ALL=C sort | tail -n 1)
 [ -n "$ln_run" ] || fail "no committed LayerNorm run under runs/layernorm"
 {
-    python3 - "$ln_run/environment.json" "$ln_run" <<'PY' || exit 1
+    python3 - "$ln_run/environment.json" "$ln_run" "$ln_run/peers.json" <<'PY' || exit 1
 import json, sys
 e = json.load(open(sys.argv[1]))
 s = e.get("source", {})
-print(f"From `{sys.argv[2]}` (protocol/layernorm.json, every tiled strategy, rowblock and the "
-      f"torch peers; an {e['gpu']['name']}, commit {s.get('git_commit', 'unknown')[:9]}"
+# The peers named are those with at least one case that ran (status ok), as peers.json says.
+try:
+    pj = json.load(open(sys.argv[3]))
+    ran = sorted({c["peer"] for c in pj.get("peers", []) if c.get("status") == "ok"})
+except (OSError, ValueError, KeyError, TypeError):
+    ran = []
+peers = "the peers " + ", ".join(ran) if ran else "no peer"
+print(f"From `{sys.argv[2]}` (protocol/layernorm.json, every tiled strategy, rowblock and "
+      f"{peers}; an {e['gpu']['name']}, commit {s.get('git_commit', 'unknown')[:9]}"
       f"{'' if s.get('git_dirty') is False else ' (dirty)'}):\n")
 PY
     "$bin" answer "$ln_run" --format md 2>/dev/null

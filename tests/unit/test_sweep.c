@@ -27,7 +27,7 @@
 #endif
 /* The committed LayerNorm run: a workload of three phases. */
 #ifndef SE_LAYERNORM_RUN
-#define SE_LAYERNORM_RUN "runs/layernorm/20261207T081654Z"
+#define SE_LAYERNORM_RUN "runs/layernorm/20261207T144848Z"
 #endif
 
 static size_t shape_index(const se_sweep *s, const char *id)
