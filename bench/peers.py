@@ -5,8 +5,9 @@
 
 IN_DIR holds peers-inputs.json, written by `softmax-evidence run`, and the
 input arrays it names: per shape x (raw little-endian float32, rows * cols)
-and xp, the pre-scaled input s * x that the harness gives cuDNN. Every
-array's SHA-256 is checked before torch is imported; a mismatch is refused.
+and, for the softmax, xp, the pre-scaled input s * x that the harness gives
+cuDNN (LayerNorm's shapes have no xp: its peers take x). Every array's
+SHA-256 is checked before torch is imported; a mismatch is refused.
 
 The input document's optional field 'operation' names the workload
 (absent: rms-softmax). For the RMS-scaled softmax, per shape six peers are
@@ -68,6 +69,9 @@ OPERATION_PEERS = {
     "rms-softmax": PEERS,
     "layernorm": ("torch-layernorm-eager", "torch-layernorm-compile", "liger-layernorm"),
 }
+# The workloads whose shapes carry xp, the pre-scaled input (the harness's
+# se_operation.prescaled_input).
+OPERATION_XP = {"rms-softmax"}
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 SHAPE_ID = re.compile(r"^([0-9]+)x([0-9]+)$")
 
@@ -175,7 +179,13 @@ def load_inputs(in_dir):
             raise Refused("peers-inputs.json: field '%sid': shape %s listed twice" % (where, sid))
         seen.add(sid)
         s["x_path"] = check_array(in_dir, s, "x", where)
-        s["xp_path"] = check_array(in_dir, s, "xp", where)
+        if op in OPERATION_XP:
+            s["xp_path"] = check_array(in_dir, s, "xp", where)
+        elif "xp" in s or "xp_sha256" in s:
+            raise Refused("peers-inputs.json: field '%sxp': %s has no pre-scaled input"
+                          % (where, op))
+        else:
+            s["xp_path"] = None
     return doc
 
 
@@ -490,7 +500,7 @@ def run_shape(torch, s, doc, out_tmp, ns_per_cycle, seq):
     wanted = doc["peers"]
     try:
         x = read_array(torch, s["x_path"], s["x_sha256"], rows, cols)
-        xp = read_array(torch, s["xp_path"], s["xp_sha256"], rows, cols)
+        xp = read_array(torch, s["xp_path"], s["xp_sha256"], rows, cols) if s["xp_path"] else None
     except Refused:
         raise
     except Exception as e:

@@ -87,6 +87,7 @@ static const se_operation rms_softmax = {
     .on_gpu = 1,
     .id = SE_OP_RMS_SOFTMAX,
     .has_cudnn = 1,
+    .prescaled_input = 1,
 };
 
 /* LayerNorm's row state in se_op_row: v[0] the sum, v[1] the mean, v[2]
@@ -171,6 +172,7 @@ static const se_operation layernorm = {
     .on_gpu = 1,
     .id = SE_OP_LAYERNORM,
     .has_cudnn = 0,
+    .prescaled_input = 0,
 };
 
 const se_operation *const se_operations[] = {&rms_softmax, &layernorm};

@@ -78,6 +78,10 @@ typedef struct se_operation {
     /* Whether cuDNN's legacy API computes it (strategy cudnn, and the
      * agreement column of validation): the softmax yes, LayerNorm no. */
     int has_cudnn;
+    /* Whether cuDNN and the plain-softmax peers take the pre-scaled input
+     * xs = s * x (bench/peers.py's xp): the harness computes, stores and
+     * sends xs only then. The softmax yes; LayerNorm's peers take x. */
+    int prescaled_input;
 } se_operation;
 
 /* The table, in order; the first entry is what a run measures unless told

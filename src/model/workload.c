@@ -191,7 +191,9 @@ uint64_t se_case_device_bytes(const se_shape *s, int64_t tile)
 {
     se_taskgeom g = se_taskgeom_make(s->rows, s->cols, tile);
     uint64_t elems = (uint64_t)s->rows * (uint64_t)s->cols;
-    uint64_t arrays = 3 * (elems + 1) * sizeof(float);           /* x (padded even), y, xs */
+    /* x (padded even), y, and the softmax's xs (LayerNorm has none: the
+     * larger, so one bound serves both workloads) */
+    uint64_t arrays = 3 * (elems + 1) * sizeof(float);
     /* the softmax's three float partials and row statistics, or LayerNorm's
      * two float64 partials and two float row statistics (run/case.c): the
      * larger of each, so one bound serves both workloads */

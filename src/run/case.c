@@ -19,15 +19,15 @@ static size_t align256(size_t n)
     return (n + 255) & ~(size_t)255;
 }
 
-se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps, int op,
-                        se_err *err)
+se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
+                        const se_operation *op, se_err *err)
 {
     memset(c, 0, sizeof *c);
     c->shape = *shape;
     c->tile = tile;
     c->eps = eps;
-    c->op = op;
-    const int ln = op == SE_OP_LAYERNORM;
+    c->op = op->id;
+    const int ln = op->id == SE_OP_LAYERNORM;
     /* the graph of the operation's phases (LayerNorm: 3) */
     se_taskgeom g = se_taskgeom_make_p(shape->rows, shape->cols, tile, SE_TASKGRAPH_VERSION,
                                        ln ? 3 : SE_NPHASES);
@@ -47,14 +47,15 @@ se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double 
     cudaError_t e = cudaSuccess;
     if ((e = cudaMalloc((void **)&c->x, arr)) != cudaSuccess ||
         (e = cudaMalloc((void **)&c->y, arr)) != cudaSuccess ||
-        (e = cudaMalloc((void **)&c->xs, arr)) != cudaSuccess ||
+        (op->prescaled_input && (e = cudaMalloc((void **)&c->xs, arr)) != cudaSuccess) ||
         (e = cudaMalloc(&c->workspace, ws_bytes)) != cudaSuccess ||
         (e = cudaMemset(c->workspace, 0, ws_bytes)) != cudaSuccess) {
         se_case_free(c);
         cudaGetLastError();
         return se_fail(err, e == cudaErrorMemoryAllocation ? SE_ERR_LIMIT : SE_ERR_CUDA,
                        "shape %s: allocating %zu bytes of device memory failed: %s",
-                       shape->spec, 3 * arr + ws_bytes, cudaGetErrorString(e));
+                       shape->spec, (op->prescaled_input ? 3 : 2) * arr + ws_bytes,
+                       cudaGetErrorString(e));
     }
     /* The tile functions read x and write y as float4 in the frame of
      * 16-byte addresses (tile_ops.cuh); cudaMalloc aligns to 256 bytes. */

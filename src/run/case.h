@@ -20,16 +20,20 @@ typedef struct se_case {
     int op;              /* the operation: model/operation.h's se_op_id */
     float *x;            /* input, rows * cols + 1 floats */
     float *y;            /* output of the strategy under test */
-    float *xs;           /* pre-scaled input, cuDNN's operand */
+    float *xs;           /* pre-scaled input, cuDNN's operand; NULL where the
+                          * operation has none (prescaled_input) */
     void *workspace;     /* partials, row statistics, counters */
     se_gpu_problem prob; /* pointers into the above */
     se_rb_scratch rb;    /* rowblock's grid scratch, also in the workspace */
 } se_case;
 
-/* Allocates a case's buffers on the current device for operation op
- * (se_op_id): LayerNorm's also get its float64 partials, mean and rstd. */
-se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps, int op,
-                        se_err *err);
+struct se_operation;
+
+/* Allocates a case's buffers on the current device for operation op:
+ * LayerNorm's also get its float64 partials, mean and rstd, and only an
+ * operation with a pre-scaled input (op->prescaled_input) gets xs. */
+se_status se_case_alloc(se_case *c, const se_shape *shape, int64_t tile, double eps,
+                        const struct se_operation *op, se_err *err);
 void se_case_free(se_case *c);
 
 #endif

@@ -53,6 +53,7 @@ typedef struct peer_result {
 
 typedef struct shape_rec {
     unsigned char x_sha[32], xp_sha[32];
+    int has_xp; /* xp written (the operation has a pre-scaled input) */
     peer_result peer[SE_NPEERS];
 } shape_rec;
 
@@ -189,11 +190,12 @@ void se_peers_add_shape(se_peers_run *pr, size_t shape_index, const float *x, co
     memcpy(r->x_sha, x_sha256, 32);
     snprintf(path, sizeof path, "%s/in/%s.x.f32", pr->scratch, id);
     se_status st = write_file(path, x, bytes, &err);
-    if (st == SE_OK) {
+    r->has_xp = xp != NULL;
+    if (st == SE_OK && xp) {
         snprintf(path, sizeof path, "%s/in/%s.xp.f32", pr->scratch, id);
         st = write_file(path, xp, bytes, &err);
     }
-    if (st == SE_OK)
+    if (st == SE_OK && xp)
         st = se_sha256_buffer(xp, bytes, r->xp_sha, &err);
     if (st != SE_OK)
         skip(pr, "the inputs of %s cannot be written for the script: %s", id, err.msg);
@@ -212,11 +214,15 @@ static se_status write_inputs(se_peers_run *pr, int64_t first_seq, se_err *err)
         shape_id(&p->shapes[i], id, sizeof id);
         se_hex32(pr->shapes[i].x_sha, hx);
         se_hex32(pr->shapes[i].xp_sha, hxp);
-        json_array_append_new(
-            shapes, json_pack("{s:s, s:I, s:I, s:f, s:s+, s:s, s:s+, s:s}", "id", id, "rows",
+        json_t *s = json_pack("{s:s, s:I, s:I, s:f, s:s+, s:s}", "id", id, "rows",
                               (json_int_t)p->shapes[i].rows, "cols", (json_int_t)p->shapes[i].cols,
-                              "eps", p->eps, "x", id, ".x.f32", "x_sha256", hx, "xp", id,
-                              ".xp.f32", "xp_sha256", hxp));
+                              "eps", p->eps, "x", id, ".x.f32", "x_sha256", hx);
+        /* xp only where the operation has a pre-scaled input (the softmax) */
+        if (s && pr->shapes[i].has_xp) {
+            json_object_set_new(s, "xp", json_pack("s+", id, ".xp.f32"));
+            json_object_set_new(s, "xp_sha256", json_string(hxp));
+        }
+        json_array_append_new(shapes, s);
     }
     json_t *j = json_pack("{s:s, s:i, s:i, s:i, s:I, s:o, s:o}", "format", INPUTS_FORMAT,
                           "version", 1, "samples", p->device.samples, "warmup", p->device.warmup,

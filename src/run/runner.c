@@ -245,9 +245,12 @@ static se_status run_cases(run_state *rs, se_cudnn *cudnn, se_timer *t, FILE *ou
         if (st != SE_OK)
             break;
         if (st == SE_OK && se_peers_active(rs->peers)) {
-            /* The peers get the same x, and the same pre-scaled xp as cuDNN. */
+            /* The peers get the same x, and the same pre-scaled xp as cuDNN
+             * where the operation has one (LayerNorm's peers take x only). */
             size_t bytes = (size_t)(sh->rows * sh->cols) * sizeof(float);
-            if (cudaMemcpy(h.out, c.xs, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
+            if (!c.xs)
+                se_peers_add_shape(rs->peers, i, h.x, NULL, h.input_sha256);
+            else if (cudaMemcpy(h.out, c.xs, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
                 st = se_fail(err, SE_ERR_CUDA, "shape %s: copying the pre-scaled input failed",
                              sh->spec);
             else

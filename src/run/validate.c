@@ -236,7 +236,7 @@ se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn 
 {
     size_t n = (size_t)(shape->rows * shape->cols);
     const se_operation *op = se_protocol_operation(p);
-    se_status st = se_case_alloc(c, shape, p->tile, p->eps, op->id, err);
+    se_status st = se_case_alloc(c, shape, p->tile, p->eps, op, err);
     if (st != SE_OK)
         return st;
     st = host_bufs_alloc(h, n, err);
@@ -245,7 +245,7 @@ se_status se_case_prepare(const se_protocol *p, const se_shape *shape, se_cudnn 
         return st;
     }
     st = se_inputs_generate(c->x, shape->rows, shape->cols, p->seed, p->scale, stream, err);
-    if (st == SE_OK)
+    if (st == SE_OK && op->prescaled_input)
         st = se_gpu_prescale_enqueue(c->x, c->xs, shape->rows, shape->cols, p->eps, stream, err);
     if (st == SE_OK) {
         cudaError_t e = cudaStreamSynchronize(stream);

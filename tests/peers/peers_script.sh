@@ -61,6 +61,22 @@ cp -r "$work/in" "$work/op"; sed -i 's/"format"/"operation": "group-norm", "form
 expect "an unknown workload" 4 "field 'operation': unknown workload 'group-norm'; known: rms-softmax, layernorm" -- "$work/op" "$work/out"
 cp -r "$work/in" "$work/lnpeer"; sed -i 's/"format"/"operation": "layernorm", "format"/' "$work/lnpeer/peers-inputs.json"
 expect "a softmax peer for LayerNorm" 4 "unknown peer 'torch-eager' of layernorm; known: torch-layernorm-eager, torch-layernorm-compile, liger-layernorm" -- "$work/lnpeer" "$work/out"
+# LayerNorm's shapes carry x alone (se_operation.prescaled_input is 0): an xp is refused, and
+# none is needed.
+python3 "$make_inputs" --layernorm "$work/ln" 3x7 2x33 || { echo "FAIL: make_inputs.py --layernorm"; exit 1; }
+if [ ! -e "$work/ln/3x7.xp.f32" ] && ! grep -q '"xp' "$work/ln/peers-inputs.json"; then ok "LayerNorm's inputs have no xp"
+else bad "make_inputs.py --layernorm wrote an xp"; fi
+cp -r "$work/ln" "$work/lnxp"; cp "$work/in/3x7.xp.f32" "$work/lnxp/"
+python3 - "$work/lnxp/peers-inputs.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["shapes"][0]["xp"] = "3x7.xp.f32"; json.dump(d, open(sys.argv[1], "w"))
+PY
+expect "an xp in LayerNorm's inputs" 4 "field 'shapes[0].xp': layernorm has no pre-scaled input" -- "$work/lnxp" "$work/out"
+expect "LayerNorm without xp: the whole flow" 0 \
+    "[peers] results in $work/outln" "$fake" -- "$work/ln" "$work/outln"
+if grep -q '"peer": "torch-layernorm-eager", "status": "ok"' "$work/outln/peers-results.json" &&
+   grep -q '"peer": "torch-layernorm-compile", "status": "ok"' "$work/outln/peers-results.json"; then ok "LayerNorm's peers ran on x alone"
+else bad "LayerNorm's peers are not in peers-results.json"; fi
 cp -r "$work/in" "$work/path"; sed -i 's|"x": "3x7.x.f32"|"x": "../3x7.x.f32"|' "$work/path/peers-inputs.json"
 expect "a path instead of a file name" 4 "field 'shapes[0].x': '../3x7.x.f32' is not a plain file name" -- "$work/path" "$work/out"
 

@@ -8,6 +8,8 @@ the host clock. Knobs, by environment variable:
   FAKE_TORCH_OOM_COLS=N       moving a tensor of N columns to "cuda" raises OutOfMemoryError
 Beside it, liger_kernel and quack stand in for those peers' packages (their
 softmax is this torch's); flashinfer is absent, so its peer is skipped.
+LayerNorm's peers run on torch.nn.functional.layer_norm, with the integer
+arange, masks and shifts of bench/peers.py's layernorm_params.
 """
 import ctypes
 import math
@@ -18,6 +20,7 @@ import types
 
 __version__ = "0.0+fake"
 float32 = "float32"
+int64 = "int64"
 version = types.SimpleNamespace(cuda="0.0-fake")
 
 
@@ -31,6 +34,7 @@ class Tensor:
         self.shape = tuple(shape)
         self.leaf = leaf
         self._keep = None
+        self.device = "cuda"
 
     def reshape(self, *shape):
         return Tensor(self.data, shape, self.leaf)
@@ -39,6 +43,8 @@ class Tensor:
         oom = os.environ.get("FAKE_TORCH_OOM_COLS")
         if device == "cuda" and oom and self.shape[-1] == int(oom):
             raise OutOfMemoryError("CUDA out of memory (fake)")
+        if device == float32:
+            return Tensor([float(a) for a in self.data], self.shape, self.leaf)
         return Tensor(list(self.data), self.shape, self.leaf)
 
     def detach(self):
@@ -60,9 +66,9 @@ class Tensor:
     def _binary(self, other, op):
         if not isinstance(other, Tensor):
             return Tensor([op(a, other) for a in self.data], self.shape)
-        rows, cols = self.shape
         if other.shape == self.shape:
             return Tensor([op(a, b) for a, b in zip(self.data, other.data)], self.shape)
+        rows, cols = self.shape
         assert other.shape == (rows, 1), other.shape
         return Tensor([op(self.data[i], other.data[i // cols]) for i in range(rows * cols)],
                       self.shape)
@@ -72,6 +78,41 @@ class Tensor:
 
     def __add__(self, other):
         return self._binary(other, lambda a, b: a + b)
+
+    def __sub__(self, other):
+        return self._binary(other, lambda a, b: a - b)
+
+    # int64 arithmetic: Python's integers do not wrap, which the masks of
+    # layernorm_params make irrelevant (their products are masked at once)
+    def __and__(self, other):
+        return self._binary(other, lambda a, b: a & b)
+
+    def __xor__(self, other):
+        return self._binary(other, lambda a, b: a ^ b)
+
+    def __rshift__(self, other):
+        return self._binary(other, lambda a, b: a >> b)
+
+    __rmul__ = __mul__
+    __radd__ = __add__
+
+
+def arange(n, dtype=None, device=None):
+    return Tensor(list(range(n)), (n,))
+
+
+def _layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
+    out = []
+    for r in _rows(x):
+        m = sum(r) / len(r)
+        v = sum((a - m) ** 2 for a in r) / len(r)
+        s = 1.0 / math.sqrt(v + eps)
+        out.extend((a - m) * s * (weight.data[c] if weight else 1.0) + (bias.data[c] if bias else 0.0)
+                   for c, a in enumerate(r))
+    return Tensor(out, x.shape)
+
+
+nn = types.SimpleNamespace(functional=types.SimpleNamespace(layer_norm=_layer_norm))
 
 
 def frombuffer(buf, dtype):
