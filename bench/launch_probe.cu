@@ -34,15 +34,8 @@
 #include "gpu/kernels.h"
 #include "gpu/rowblock.cuh"
 
-#define CK(call)                                                                            \
-    do {                                                                                    \
-        cudaError_t e_ = (call);                                                            \
-        if (e_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "launch_probe: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,     \
-                    cudaGetErrorString(e_));                                                \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
+#define PROBE_PROG "launch_probe"
+#include "probe_common.cuh"
 
 /* A row in one CTA of W warps, V float4 a lane, cols a multiple of 4 and
  * at most W x 32 x V x 4. */
@@ -199,18 +192,6 @@ __global__ void probe_copy1(const float *x, float *y, int64_t n)
         y[i] = x[i];
 }
 
-__global__ void probe_fill(float *x, int64_t n)
-{
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        uint32_t h = (uint32_t)i * 2654435761u ^ (uint32_t)(i >> 32) * 40503u;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        x[i] = i % 4099 == 0 ? 60.0f : ((float)(h >> 8) * 0x1p-24f * 32.0f - 16.0f);
-    }
-}
-
 enum { K_MEMCPY, K_COPYK, K_ROWBLOCK, K_THREAD, K_CTA };
 typedef struct {
     char name[40];
@@ -226,12 +207,6 @@ typedef struct {
     int cols;
     se_rb_scratch rb;
 } probe_case;
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static void launch(const cand *c, const probe_case *pc, float *y, cudaStream_t s)
 {
@@ -270,21 +245,9 @@ static void launch(const cand *c, const probe_case *pc, float *y, cudaStream_t s
 
 int main(int argc, char **argv)
 {
-    int samples = 200, first = 1;
-    if (argc > 2 && strcmp(argv[1], "--samples") == 0) {
-        char *end;
-        long n = strtol(argv[2], &end, 10);
-        if (*end || n < 3 || n > 100000) {
-            fprintf(stderr, "launch_probe: --samples: expected 3..100000, got '%s'\n", argv[2]);
-            return 2;
-        }
-        samples = (int)n;
-        first = 3;
-    }
-    if (first >= argc) {
-        fprintf(stderr, "usage: launch_probe [--samples N] RxC [RxC ...]\n");
+    int samples = 200, first;
+    if (probe_parse_samples(argc, argv, 100000, &samples, &first))
         return 2;
-    }
     int64_t maxn = 0;
     for (int a = first; a < argc; a++) {
         long long r, c;
@@ -375,13 +338,7 @@ int main(int argc, char **argv)
             launch(&c[i], &pc, y, s);
             CK(cudaStreamSynchronize(s));
             CK(cudaMemcpy(hy, y, bytes, cudaMemcpyDeviceToHost));
-            double m = 0;
-            for (int64_t k = 0; k < rl * cl; k++) {
-                double d = fabs((double)hy[k] - hr[k]) / (fabs((double)hr[k]) + 1e-30);
-                if (!(d <= m))
-                    m = d;
-            }
-            c[i].maxrel = m;
+            c[i].maxrel = probe_max_rel(hy, hr, rl * cl);
         }
         for (int w = 0; w < 5; w++)
             for (int i = 0; i < nc; i++)
@@ -412,10 +369,8 @@ int main(int argc, char **argv)
                 CK(cudaEventElapsedTime(&ms, e0, e1));
                 c[i].t[smp] = ms * 1e3;
             }
-        for (int i = 0; i < nc; i++) {
-            qsort(c[i].t, samples, sizeof(double), cmp_d);
-            c[i].med = c[i].t[samples / 2];
-        }
+        for (int i = 0; i < nc; i++)
+            c[i].med = probe_median(c[i].t, samples);
         for (int i = 0; i < nc; i++) {
             char rel[24];
             if (c[i].maxrel < 0)

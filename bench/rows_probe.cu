@@ -25,15 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CK(call)                                                                            \
-    do {                                                                                    \
-        cudaError_t e_ = (call);                                                            \
-        if (e_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "rows_probe: %s:%d: %s: %s\n", __FILE__, __LINE__, #call,       \
-                    cudaGetErrorString(e_));                                                \
-            exit(1);                                                                        \
-        }                                                                                   \
-    } while (0)
+#define PROBE_PROG "rows_probe"
+#include "probe_common.cuh"
+
 #define CKDNN(call)                                                                         \
     do {                                                                                    \
         cudnnStatus_t s_ = (call);                                                          \
@@ -87,20 +81,6 @@ static const struct {
     {"vec g8p4r1 st", pv_g8p4r1_st, 8, 4, 1}, {"vec g16p4r1 st", pv_g16p4r1_st, 16, 4, 1},
 };
 
-/* x: a hash of the index, uniform in [-16, 16), with every 4099th element
- * 60 (a spread like the run's normal(0, 16) with outliers). */
-__global__ void probe_fill(float *x, int64_t n)
-{
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x) {
-        uint32_t h = (uint32_t)i * 2654435761u ^ (uint32_t)(i >> 32) * 40503u;
-        h ^= h >> 15;
-        h *= 2246822519u;
-        h ^= h >> 13;
-        x[i] = i % 4099 == 0 ? 60.0f : ((float)(h >> 8) * 0x1p-24f * 32.0f - 16.0f);
-    }
-}
-
 enum { K_COPY, K_CUDNN, K_ROWBLOCK, K_LANE, K_SPAN, K_VEC };
 typedef struct {
     char name[40];
@@ -108,12 +88,6 @@ typedef struct {
     double *t;
     double med, maxrel;
 } cand;
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static void launch(const cand *c, const float *x, float *y, int64_t rows, int cols,
                    cudnnHandle_t dnn, cudnnTensorDescriptor_t desc)
@@ -164,21 +138,9 @@ static void launch(const cand *c, const float *x, float *y, int64_t rows, int co
 
 int main(int argc, char **argv)
 {
-    int samples = 30, first = 1;
-    if (argc > 2 && strcmp(argv[1], "--samples") == 0) {
-        char *end;
-        long n = strtol(argv[2], &end, 10);
-        if (*end || n < 3 || n > 10000) {
-            fprintf(stderr, "rows_probe: --samples: expected 3..10000, got '%s'\n", argv[2]);
-            return 2;
-        }
-        samples = (int)n;
-        first = 3;
-    }
-    if (first >= argc) {
-        fprintf(stderr, "usage: rows_probe [--samples N] RxC [RxC ...]\n");
+    int samples = 30, first;
+    if (probe_parse_samples(argc, argv, 10000, &samples, &first))
         return 2;
-    }
     int64_t maxn = 0;
     for (int a = first; a < argc; a++) {
         long long r, c;
@@ -269,13 +231,7 @@ int main(int argc, char **argv)
             CK(cudaDeviceSynchronize());
             size_t check = bytes < ((size_t)64 << 20) ? bytes : ((size_t)64 << 20);
             CK(cudaMemcpy(hy, y, check, cudaMemcpyDeviceToHost));
-            double m = 0;
-            for (int64_t k = 0; k < (int64_t)(check / sizeof(float)); k++) {
-                double d = fabs((double)hy[k] - hr[k]) / (fabs((double)hr[k]) + 1e-30);
-                if (!(d <= m))
-                    m = d; /* NaN wins */
-            }
-            c[i].maxrel = m;
+            c[i].maxrel = probe_max_rel(hy, hr, (int64_t)(check / sizeof(float)));
         }
         for (int w = 0; w < 3; w++)
             for (int i = 0; i < nc; i++)
@@ -291,10 +247,8 @@ int main(int argc, char **argv)
                 CK(cudaEventElapsedTime(&ms, e0, e1));
                 c[i].t[s] = ms * 1e3;
             }
-        for (int i = 0; i < nc; i++) {
-            qsort(c[i].t, samples, sizeof(double), cmp_d);
-            c[i].med = c[i].t[samples / 2];
-        }
+        for (int i = 0; i < nc; i++)
+            c[i].med = probe_median(c[i].t, samples);
         for (int i = 0; i < nc; i++) {
             char rel[24];
             if (c[i].maxrel < 0)
