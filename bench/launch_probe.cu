@@ -373,10 +373,7 @@ int main(int argc, char **argv)
             c[i].med = probe_median(c[i].t, samples);
         for (int i = 0; i < nc; i++) {
             char rel[24];
-            if (c[i].maxrel < 0)
-                snprintf(rel, sizeof rel, "-");
-            else
-                snprintf(rel, sizeof rel, "%.2e", c[i].maxrel);
+            probe_rel_text(c[i].maxrel, rel, sizeof rel);
             printf("%-10s %-14s %10.3f %+12.3f %10s\n", argv[a], c[i].name, c[i].med,
                    c[i].med - c[0].med, rel);
             free(c[i].t);

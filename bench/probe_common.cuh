@@ -91,4 +91,14 @@ static double probe_max_rel(const float *y, const float *ref, int64_t n)
     return m;
 }
 
+/* maxrel as the probes print it: "-" where there is none (< 0). */
+static const char *probe_rel_text(double maxrel, char *buf, size_t size)
+{
+    if (maxrel < 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.2e", maxrel);
+    return buf;
+}
+
 #endif
