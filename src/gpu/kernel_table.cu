@@ -49,6 +49,9 @@ __global__ void se_k_ln_rowblock_cluster(const float *x, float *y, int64_t cols,
                                          se_trace_buf trace);
 __global__ void se_k_ln_rowblock_cta8(const float *x, float *y, int64_t cols, int chunk,
                                       double inv_cols, double eps, int vec4, se_trace_buf trace);
+__global__ void se_k_ln_rowblock_grid(const float *x, float *y, int64_t cols, int parts,
+                                      int chunk, int smem4, double inv_cols, double eps,
+                                      se_rb_scratch sc, se_trace_buf trace);
 __global__ void se_k_rowblock(const float *x, float *y, int64_t cols, double eps,
                               se_trace_buf trace);
 __global__ void se_k_rowblock_reg(const float *x, float *y, int cols, double eps, int vec4,
@@ -201,8 +204,12 @@ static const se_kernel_entry se_kernel_entries[] = {
     {"se_k_ln_rowblock_cta8", (const void *)se_k_ln_rowblock_cta8, 1024,
      "layernorm: rowblock, fewer rows than twice the SMs of 257 to 8192 columns (a CTA a "
      "row, 8 values a thread in registers)"},
+    {"se_k_ln_rowblock_grid", (const void *)se_k_ln_rowblock_grid, 1024,
+     "layernorm: rowblock, rows over 32768 columns where the softmax's rule takes the grid "
+     "(se_rb_long_path: cooperative grid, two or more CTAs a row, one exchange)"},
     {"se_k_ln_rowblock_block", (const void *)se_k_ln_rowblock_block, 1024,
-     "layernorm: rowblock, rows no cluster holds (a block a row, three passes)"},
+     "layernorm: rowblock, rows neither a cluster nor the grid takes (a block a row, three "
+     "passes)"},
     {"se_k_rowblock", (const void *)se_k_rowblock, 1024,
      "rowblock, rows neither the grid nor a cluster takes (three passes)"},
     {"se_k_rowblock_grid", (const void *)se_k_rowblock_grid, 1024,

@@ -158,13 +158,14 @@ se_status se_gpu_ln_fusion_max_blocks(int *max_blocks, se_err *err);
 se_status se_gpu_ln_megakernel_max_blocks(int *max_blocks, se_err *err);
 
 /* LayerNorm's rowblock control: not tiled, one read of each row (a warp a
- * row of up to SE_LN_RB_WARP_COLS columns, else a CTA or a cluster of CTAs
- * a row: ln_rowblock.cu); traced (one
+ * row of up to SE_LN_RB_WARP_COLS columns, else a CTA, a cluster of CTAs
+ * or CTAs of a cooperative grid a row, the last with the softmax's
+ * scratch: ln_rowblock.cu); traced (one
  * record per row) when trace.rec is not NULL. */
 #define SE_LN_RB_WARP_COLS 1024
 se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_t rows, int64_t cols,
-                                     double eps, se_trace_buf trace, cudaStream_t stream,
-                                     se_err *err);
+                                     double eps, se_rb_scratch scratch, se_trace_buf trace,
+                                     cudaStream_t stream, se_err *err);
 
 /* cuDNN's input: xs = s_r * x, one block per row. */
 se_status se_gpu_prescale_enqueue(const float *x, float *xs, int64_t rows, int64_t cols,

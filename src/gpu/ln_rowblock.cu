@@ -18,9 +18,16 @@
  *   host's 1 / cols and rsqrt for its divisions and square root); with few
  *   rows (fewer than two an SM) of 257 to 8192 columns, one CTA a row of
  *   about 8 values a thread, 8 a compile-time count (short serial chains);
- *   rows no cluster holds (over 16 x 32768 columns, or 524288 when the row
- *   is not a multiple of 4): a block of 1024 threads a row, read three
- *   times (the sum, the squared deviations, the write).
+ *   rows over 32768 columns where the softmax's rule (se_rb_long_path,
+ *   rowblock.cu) takes its grid, over the cluster: the CTAs of a
+ *   cooperative grid, two or more a row (se_k_ln_rowblock_grid: the
+ *   softmax's parts, chunks and tagged words, rowblock_grid.cuh; one
+ *   exchange of the float64 sums of x and x^2): rows whose clusters would
+ *   run in waves or leave most SMs idle, and rows no cluster holds (over
+ *   16 x 32768 columns, or 524288 when the row is not a multiple of 4)
+ *   that the grid takes, re-reading from L2 what it does not hold;
+ *   rows neither takes: a block of 1024 threads a row, read three times
+ *   (the sum, the squared deviations, the write).
  *
  * y with ln_ops.cuh's formula (se_ln_y), so the control differs from the
  * tiled strategies only in how the statistics are summed and in rstd
@@ -32,6 +39,7 @@
 #include "gpu/cluster_xchg.cuh"
 #include "gpu/ln_ops.cuh"
 #include "gpu/rowblock.cuh"
+#include "gpu/rowblock_grid.cuh"
 
 #include "gpu/se_cuda.h"
 
@@ -386,6 +394,194 @@ SE_LN_RB_CLUSTER_KERNEL(se_k_ln_rowblock_cluster, SE_RB_VALS)
  * SE_LN_RB_FEW_VALS a thread, so the chain holds no dead steps. */
 SE_LN_RB_CLUSTER_KERNEL(se_k_ln_rowblock_cta8, SE_LN_RB_FEW_VALS)
 
+/* LayerNorm's exchange over the `parts` CTAs of a row of the grid
+ * (se_k_ln_rowblock_grid): thread 0 publishes this CTA's float64 sums of
+ * x and x^2 as four tagged words of its slot, the high and the low half
+ * of each (rowblock_grid.cuh: a reader that sees the four tags sees both
+ * values). One warp per 32 CTAs polls their words, every load in flight
+ * at once, and sums them in part order (an xor butterfly after); each
+ * thread then adds the warps' sums in warp order, so every CTA of the row
+ * gets the same bits. cs, cq: one double per warp. */
+static __device__ __forceinline__ void se_ln_grid_combine(unsigned long long *row_slots, int p,
+                                                          int parts, unsigned tag, double *s,
+                                                          double *q, double *cs, double *cq)
+{
+    const unsigned long long t = (unsigned long long)tag << 32;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int nw = (int)(blockDim.x >> 5), pw = min(nw, (parts + 31) / 32);
+    if (threadIdx.x == 0) {
+        unsigned long long *mine = row_slots + SE_RB_SLOT_WORDS * p;
+        se_st_relaxed_u64(mine, t | (unsigned)__double2hiint(*s));
+        se_st_relaxed_u64(mine + 1, t | (unsigned)__double2loint(*s));
+        se_st_relaxed_u64(mine + 2, t | (unsigned)__double2hiint(*q));
+        se_st_relaxed_u64(mine + 3, t | (unsigned)__double2loint(*q));
+    }
+    if (warp < pw) {
+        double ss = 0.0, qq = 0.0;
+        for (int r = warp * 32 + lane; r < parts; r += pw * 32) {
+            const unsigned long long *w = row_slots + SE_RB_SLOT_WORDS * r;
+            unsigned long long a, b, c, d;
+            do {
+                a = se_ld_relaxed_u64(w);
+                b = se_ld_relaxed_u64(w + 1);
+                c = se_ld_relaxed_u64(w + 2);
+                d = se_ld_relaxed_u64(w + 3);
+            } while ((unsigned)(a >> 32) != tag || (unsigned)(b >> 32) != tag ||
+                     (unsigned)(c >> 32) != tag || (unsigned)(d >> 32) != tag);
+            ss = __dadd_rn(ss, __hiloint2double((int)(unsigned)a, (int)(unsigned)b));
+            qq = __dadd_rn(qq, __hiloint2double((int)(unsigned)c, (int)(unsigned)d));
+        }
+        for (int o = 16; o > 0; o >>= 1) { /* xor butterfly: every lane gets the same bits */
+            ss = __dadd_rn(ss, __shfl_xor_sync(0xffffffffu, ss, o));
+            qq = __dadd_rn(qq, __shfl_xor_sync(0xffffffffu, qq, o));
+        }
+        if (lane == 0) {
+            cs[warp] = ss;
+            cq[warp] = qq;
+        }
+    }
+    __syncthreads();
+    double ss = 0.0, qq = 0.0;
+    for (int k = 0; k < pw; k++) {
+        ss = __dadd_rn(ss, cs[k]);
+        qq = __dadd_rn(qq, cq[k]);
+    }
+    *s = ss;
+    *q = qq;
+}
+
+/* Four elements of x at columns c .. c + 3 into the sums. */
+static __device__ __forceinline__ void se_ln_acc4(double *s, double *q, float4 a)
+{
+    se_ln_acc(s, q, a.x);
+    se_ln_acc(s, q, a.y);
+    se_ln_acc(s, q, a.z);
+    se_ln_acc(s, q, a.w);
+}
+
+static __device__ __forceinline__ float4 se_ln_y4(float4 a, se_ln_stats st, int64_t c)
+{
+    return make_float4(se_ln_y(a.x, st, c), se_ln_y(a.y, st, c + 1), se_ln_y(a.z, st, c + 2),
+                       se_ln_y(a.w, st, c + 3));
+}
+
+/* Long LayerNorm rows split over `parts` CTAs of a cooperative grid, as
+ * the softmax's se_k_rowblock_grid splits them (rowblock_grid.cu: the
+ * same parts, chunks, edge elements, registers then shared memory, and
+ * the tail read again where a part is more than the chip holds), with one
+ * exchange instead of two: each CTA's float64 sums of x and x^2 (in
+ * order: the edge element, the registers' two chains, the tail, the
+ * shared memory), the block's sum (se_ln_rb_block_sum), then the row's
+ * over its CTAs (se_ln_grid_combine, tag 2 gen + 1); mean and rstd with
+ * the clustered kernel's formula (se_ln_rb_stats_of), y stored
+ * evict-first: the edge element, the tail (while L2 still has it), shared
+ * memory, registers. Columns for gamma and beta: a part's float4 i is
+ * columns c4 + 4 i. Traced: one record per row. */
+__global__ void __launch_bounds__(SE_ROW_THREADS) se_k_ln_rowblock_grid(
+    const float *x, float *y, int64_t cols, int parts, int chunk, int smem4, double inv_cols,
+    double eps, se_rb_scratch sc, se_trace_buf trace)
+{
+    extern __shared__ float4 se_ln_held[];
+    __shared__ double red[SE_LN_RB_BLOCK_WARPS + 1];
+    __shared__ double cs[SE_ROW_WARPS], cq[SE_ROW_WARPS];
+    uint64_t t0 = trace.rec ? se_now_ns() : 0;
+    const int nt = blockDim.x, tid = threadIdx.x;
+    const int64_t row = blockIdx.x / parts;
+    const int p = blockIdx.x % parts;
+    const int64_t start = (int64_t)p * chunk;
+    const int64_t left = cols - start;
+    const int len = left <= 0 ? 0 : (left < chunk ? (int)left : chunk);
+    const int64_t col0 = left > 0 ? start : 0;
+    const float *xp = x + row * cols + col0;
+    const int head = min(len, (int)((16 - ((uintptr_t)xp & 15)) & 15) / 4);
+    const int n4 = (len - head) / 4;
+    const int64_t c4 = col0 + head; /* the column of x4[0] */
+    const float4 *x4 = (const float4 *)(xp + head);
+    float4 *y4 = (float4 *)(y + (xp - x) + head);
+    const int r4 = SE_RB_VALS / 4 * nt;               /* float4 chunks in registers */
+    const int h4 = min(n4, r4 + smem4);               /* ... and in shared memory */
+    const int hs = h4 - r4;                           /* se_ln_held[j] is x4[r4 + j] */
+    unsigned long long *row_slots = sc.slot + SE_RB_SLOT_WORDS * row * parts;
+
+    for (int j = tid; j < hs; j += nt) /* each thread reads back only its own copies */
+        se_cp_async16(&se_ln_held[j], x4 + r4 + j);
+    se_cp_async_commit();
+    float v[SE_RB_VALS];
+    const int tail = h4 < n4;
+#pragma unroll
+    for (int k = 0; k < SE_RB_VALS / 4; k++) {
+        int i = tid + k * nt;
+        /* with a tail, evict-first: L2 keeps the tail for the second read */
+        float4 a = i >= n4 ? make_float4(0.0f, 0.0f, 0.0f, 0.0f) : tail ? __ldcs(x4 + i)
+                                                                        : __ldg(x4 + i);
+        v[4 * k] = a.x;
+        v[4 * k + 1] = a.y;
+        v[4 * k + 2] = a.z;
+        v[4 * k + 3] = a.w;
+    }
+    const unsigned gen = (unsigned)__ldcg(sc.gen) & SE_RB_GEN_MASK;
+    double s = 0.0, q = 0.0, s1 = 0.0, q1 = 0.0; /* two chains of each */
+    int64_t e = se_rb_grid_edge(x, cols, parts, chunk);
+    if (e >= 0)
+        se_ln_acc(&s, &q, x[e]);
+#pragma unroll
+    for (int k = 0; k < SE_RB_VALS; k += 2) { /* elements outside the part are 0 */
+        se_ln_acc(&s, &q, v[k]);
+        se_ln_acc(&s1, &q1, v[k + 1]);
+    }
+    for (int i = h4 + tid; i < n4; i += nt)
+        se_ln_acc4(&s, &q, x4[i]);
+    se_cp_async_wait_all(); /* this thread's own copies */
+    for (int j = tid; j < hs; j += nt)
+        se_ln_acc4(&s1, &q1, se_ln_held[j]);
+    s = se_ln_rb_block_sum(__dadd_rn(s, s1), red);
+    q = se_ln_rb_block_sum(__dadd_rn(q, q1), red);
+    se_ln_grid_combine(row_slots, p, parts, 2 * gen + 1, &s, &q, cs, cq);
+    const se_ln_stats st = se_ln_rb_stats_of(s, q, inv_cols, eps);
+
+    e = se_rb_grid_edge(x, cols, parts, chunk);
+    if (e >= 0)
+        __stcs(y + e, se_ln_y(x[e], st, e - row * cols));
+    for (int i = h4 + tid; i < n4; i += nt) /* the tail first, while L2 still has it */
+        __stcs(y4 + i, se_ln_y4(x4[i], st, c4 + 4 * (int64_t)i));
+    for (int j = tid; j < hs; j += nt)
+        __stcs(y4 + r4 + j, se_ln_y4(se_ln_held[j], st, c4 + 4 * (int64_t)(r4 + j)));
+#pragma unroll
+    for (int k = 0; k < SE_RB_VALS / 4; k++) {
+        int i = tid + k * nt;
+        if (i < n4)
+            __stcs(y4 + i, se_ln_y4(make_float4(v[4 * k], v[4 * k + 1], v[4 * k + 2],
+                                                v[4 * k + 3]),
+                                    st, c4 + 4 * (int64_t)i));
+    }
+    se_rb_grid_finish(sc, row, parts, gen, t0, trace);
+}
+
+/* Launches se_k_ln_rowblock_grid on the grid se_rb_grid_pick_for chose. */
+static se_status ln_rb_grid_launch(const float *x, float *y, int64_t rows, int64_t cols,
+                                   double inv_cols, double eps, const se_rb_grid_cfg *g,
+                                   se_rb_scratch sc, se_trace_buf trace, cudaStream_t stream,
+                                   se_err *err)
+{
+    int parts = g->parts, chunk = g->chunk, smem4 = g->smem4;
+    void *args[] = {(void *)&x,     (void *)&y,        (void *)&cols, (void *)&parts,
+                    (void *)&chunk, (void *)&smem4,    (void *)&inv_cols, (void *)&eps,
+                    (void *)&sc,    (void *)&trace};
+    cudaError_t e = cudaLaunchCooperativeKernel((const void *)se_k_ln_rowblock_grid,
+                                                dim3((unsigned)(rows * parts)),
+                                                dim3(SE_ROW_THREADS), args, (size_t)smem4 * 16,
+                                                stream);
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return se_fail(err, e == cudaErrorCooperativeLaunchTooLarge ? SE_ERR_LIMIT : SE_ERR_CUDA,
+                       "se_k_ln_rowblock_grid: cooperative launch of %lld rows x %d blocks of %d "
+                       "threads (%d columns and %d bytes of shared memory each) failed: %s (%s)",
+                       (long long)rows, parts, SE_ROW_THREADS, chunk, smem4 * 16,
+                       cudaGetErrorString(e), cudaGetErrorName(e));
+    }
+    return SE_OK;
+}
+
 /* The cluster (or single CTA) for rows of more than SE_LN_RB_WARP_COLS
  * columns, or of more than SE_LN_RB_FEW_MIN_COLS in few rows; csize = 0:
  * none holds the row. */
@@ -428,8 +624,9 @@ static se_ln_rb_warp_fn ln_rb_warp_pick(int64_t cols, const char **name)
 }
 
 extern "C" se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_t rows,
-                                                int64_t cols, double eps, se_trace_buf trace,
-                                                cudaStream_t stream, se_err *err)
+                                                int64_t cols, double eps, se_rb_scratch scratch,
+                                                se_trace_buf trace, cudaStream_t stream,
+                                                se_err *err)
 {
     const double inv_cols = 1.0 / (double)cols;
     int dev, sms;
@@ -466,7 +663,17 @@ extern "C" se_status se_gpu_ln_rowblock_enqueue(const float *x, float *y, int64_
     se_status st = ln_rb_pick(rows, cols, vec4, sms, &c, err);
     if (st != SE_OK)
         return st;
-    if (c.clusters > 0) {
+    se_rb_grid_cfg g;
+    const int frame = ((uintptr_t)x & 15) == ((uintptr_t)y & 15); /* any row length, as float4 */
+    st = se_rb_grid_pick_for((const void *)se_k_ln_rowblock_grid, rows, cols, frame, sms, &g,
+                             err);
+    if (st != SE_OK)
+        return st;
+    const se_rb_long path = se_rb_long_path(rows, sms, &c, &g);
+    if (path == SE_RB_LONG_GRID)
+        return ln_rb_grid_launch(x, y, rows, cols, inv_cols, eps, &g, scratch, trace, stream,
+                                 err);
+    if (path == SE_RB_LONG_CLUSTER) {
         cudaLaunchConfig_t cfg;
         cudaLaunchAttribute attr;
         se_rb_cluster_config(&cfg, &attr, rows, &c, stream);

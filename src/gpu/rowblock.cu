@@ -43,6 +43,34 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock(const float *x, 
     }
 }
 
+/* A long row's path, the same rule for every workload's rowblock:
+ * over a cluster of at most SE_RB_MAX_CLUSTER CTAs that hold the row on
+ * chip (rowblock_block.cu), or over the CTAs of a cooperative grid (two
+ * or more a row, every row at once: rowblock_grid.cu). The grid waits at
+ * its exchanges through global memory and re-reads from L2 what its CTAs
+ * do not hold (its tail), so a cluster is taken where it runs every row
+ * at once, or where the grid would have a tail; the grid where the
+ * clusters need waves and it holds every row. On the H200
+ * (docs/PERFORMANCE.md, version 12): 64x262144 cluster 41.28 us, grid
+ * with a tail 52.72; 8x1048576 grid 27.65, clusters in two waves 38.34.
+ * A cluster also leaves most SMs idle where its rows' CTAs are fewer
+ * than the SMs (1x1048576 ran on one cluster of 16 CTAs; 3x1000004 on 48
+ * of 132 SMs): the grid then spreads them over every SM, unless it would
+ * read a tail again, or its CTAs' chunks are so short that the grid's
+ * exchanges through global memory cost more than the idle SMs save. On
+ * the H200 (docs/PERFORMANCE.md, version 19): 1x1048576 (chunks of 65536)
+ * cluster 18.3 us, grid 15.3; 1x524288 (32768) grid 14.9; 1x262144
+ * (16384) cluster 8.9; 2x100003 (7696) cluster 6.9 us, grid 14.4. */
+se_rb_long se_rb_long_path(int64_t rows, int sms, const se_rb_cluster_cfg *c,
+                           const se_rb_grid_cfg *g)
+{
+    int idle = rows * c->csize < (int64_t)sms && g->parts > 0 && !g->tail &&
+               c->chunk >= SE_RB_IDLE_MIN_CHUNK;
+    if (c->clusters > 0 && !idle && (g->parts == 0 || g->tail || rows <= c->clusters))
+        return SE_RB_LONG_CLUSTER;
+    return g->parts > 0 ? SE_RB_LONG_GRID : SE_RB_LONG_NONE;
+}
+
 extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t rows,
                                              int64_t cols, double eps, se_rb_scratch scratch,
                                              se_trace_buf trace, cudaStream_t stream,
@@ -61,16 +89,8 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
         SE_CUDA_LAUNCHED(name);
         return SE_OK;
     }
-    /* Longer rows: over a cluster of at most SE_RB_MAX_CLUSTER CTAs that
-     * hold the row on chip (rowblock_block.cu), or over the CTAs of a
-     * cooperative grid (two or more a row, every row at once). The grid
-     * waits at its exchanges through global memory and re-reads from L2
-     * what its CTAs do not hold (its tail), so a cluster is taken where
-     * it runs every row at once, or where the grid would have a tail; the
-     * grid where the clusters need waves and it holds every row. On the
-     * H200 (docs/PERFORMANCE.md, version 12): 64x262144 cluster 41.28 us,
-     * grid with a tail 52.72; 8x1048576 grid 27.65, clusters in two waves
-     * 38.34. */
+    /* Longer rows: over a cluster of CTAs or the CTAs of a cooperative
+     * grid (se_rb_long_path). */
     se_rb_grid_cfg g;
     int frame = ((uintptr_t)x & 15) == ((uintptr_t)y & 15); /* any row length, as float4 */
     se_status st = se_rb_grid_pick(rows, cols, frame, sms, &g, err);
@@ -80,21 +100,14 @@ extern "C" se_status se_gpu_rowblock_enqueue(const float *x, float *y, int64_t r
     st = se_rb_cluster_pick(rows, cols, vec4, &c, err);
     if (st != SE_OK)
         return st;
-    /* A cluster leaves most SMs idle where its rows' CTAs are fewer than
-     * the SMs (1x1048576 ran on one cluster of 16 CTAs; 3x1000004 on 48
-     * of 132 SMs): the grid then spreads them over every SM, unless it
-     * would read a tail again, or its CTAs' chunks are so short that the
-     * grid's two exchanges through global memory cost more than the idle
-     * SMs save. On the H200 (docs/PERFORMANCE.md, version 19): 1x1048576
-     * (chunks of 65536) cluster 18.3 us, grid 15.3; 1x524288 (32768)
-     * grid 14.9; 1x262144 (16384) cluster 8.9; 2x100003 (7696) cluster
-     * 6.9 us, grid 14.4. */
-    int idle = rows * c.csize < (int64_t)sms && g.parts > 0 && !g.tail &&
-               c.chunk >= SE_RB_IDLE_MIN_CHUNK;
-    if (c.clusters > 0 && !idle && (g.parts == 0 || g.tail || rows <= c.clusters))
+    switch (se_rb_long_path(rows, sms, &c, &g)) {
+    case SE_RB_LONG_CLUSTER:
         return se_rb_cluster_launch(x, y, rows, cols, eps, vec4, &c, trace, stream, err);
-    if (g.parts > 0)
+    case SE_RB_LONG_GRID:
         return se_rb_grid_launch(x, y, rows, cols, eps, &g, scratch, trace, stream, err);
+    case SE_RB_LONG_NONE:
+        break;
+    }
     if (fn) { /* no cluster on this device */
         fn<<<(unsigned)rows, threads, 0, stream>>>(x, y, (int)cols, eps, vec4, trace);
         SE_CUDA_LAUNCHED(name);

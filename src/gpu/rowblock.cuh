@@ -250,11 +250,23 @@ typedef struct se_rb_grid_cfg {
 } se_rb_grid_cfg;
 
 /* rowblock_grid.cu: the cooperative grid for rows too long for one
- * CTA's registers (parts = 0: it does not serve), and its launch. */
+ * CTA's registers (parts = 0: it does not serve), and its launch.
+ * se_rb_grid_pick_for picks for another grid kernel of the same shape
+ * (1024 threads, SE_RB_VALS values a thread, then dynamic shared memory:
+ * LayerNorm's, ln_rowblock.cu). */
+se_status se_rb_grid_pick_for(const void *kernel, int64_t rows, int64_t cols, int frame, int sms,
+                              se_rb_grid_cfg *out, se_err *err);
 se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_grid_cfg *out,
                           se_err *err);
 se_status se_rb_grid_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,
                             const se_rb_grid_cfg *g, se_rb_scratch sc, se_trace_buf trace,
                             cudaStream_t stream, se_err *err);
+
+/* rowblock.cu: which path takes a row too long for one CTA's registers,
+ * given the cluster and the grid its kernels would have (the softmax's
+ * and LayerNorm's dispatchers alike); NONE: neither serves. */
+typedef enum se_rb_long { SE_RB_LONG_CLUSTER, SE_RB_LONG_GRID, SE_RB_LONG_NONE } se_rb_long;
+se_rb_long se_rb_long_path(int64_t rows, int sms, const se_rb_cluster_cfg *c,
+                           const se_rb_grid_cfg *g);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "gpu/kernels.h"
 #include "gpu/rowblock.cuh"
+#include "gpu/rowblock_grid.cuh"
 
 #include "gpu/se_cuda.h"
 
@@ -57,20 +58,6 @@ static __device__ __forceinline__ double se_rb_grid_sum(const float4 *src, float
         total += (double)((acc[0] + acc[1]) + (acc[2] + acc[3]));
     }
     return total;
-}
-
-static __device__ __forceinline__ void se_st_relaxed_u64(unsigned long long *addr,
-                                                         unsigned long long v)
-{
-    asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(addr), "l"(v) : "memory");
-}
-
-static __device__ __forceinline__ unsigned long long se_ld_relaxed_u64(
-    const unsigned long long *addr)
-{
-    unsigned long long v;
-    asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(addr) : "memory");
-    return v;
 }
 
 /* Combines the block-wide partials of the `parts` CTAs of this CTA's row:
@@ -143,36 +130,6 @@ static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4,
     se_rb_grid_combine(row_slots, p, parts, 3, 0, tag, &sc, &unused, cs, cm);
     return se_rb_scale_from_scaled(sc, cols, eps);
 }
-
-/* The flat index in x (and y) of this thread's edge element of its CTA's
- * part (se_k_rowblock_grid), or -1 where it has none: recomputed from the
- * launch's parameters where it is used, so it holds no register across
- * the exchanges. */
-static __device__ __forceinline__ int64_t se_rb_grid_edge(const float *x, int64_t cols, int parts,
-                                                          int chunk)
-{
-    const int tid = threadIdx.x;
-    if (tid >= 8)
-        return -1;
-    const int64_t start = (int64_t)(blockIdx.x % parts) * chunk;
-    const int64_t left = cols - start;
-    if (left <= 0)
-        return -1;
-    const int len = left < chunk ? (int)left : chunk;
-    const int64_t base = (int64_t)(blockIdx.x / parts) * cols + start;
-    const int head = min(len, (int)((16 - ((uintptr_t)(x + base) & 15)) & 15) / 4);
-    const int body = (len - head) / 4 * 4;
-    if (tid < head)
-        return base + tid;
-    if (tid >= 4 && tid - 4 < len - head - body)
-        return base + head + body + tid - 4;
-    return -1;
-}
-
-/* Launch counts wrap here, so tags (2 gen + 1, 2 gen + 2) are never 0, the
- * tag of the cleared scratch; every launch has tags of its own, so a word
- * left by an earlier launch, of any shape, never matches. */
-#define SE_RB_GEN_MASK 0x3fffffff
 
 /* A long row split over `parts` CTAs of a cooperative grid (all
  * co-resident, so a CTA may wait for the others of its row): CTA b holds
@@ -317,45 +274,21 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_rowblock_grid(const float
             __stcs(y4 + i, make_float4(v[4 * q] * inv_l, v[4 * q + 1] * inv_l,
                                        v[4 * q + 2] * inv_l, v[4 * q + 3] * inv_l));
     }
-    __syncthreads(); /* the CTA's writes are done */
-    if (tid == 0) {
-        if (trace.rec) {
-            sc.start[blockIdx.x] = t0;
-            __threadfence();
-        }
-        /* Both arrivals at once (relaxed: the counters order nothing within
-         * the launch; the next launch sees them after this one ends). */
-        int row_done = atomicAdd(sc.count + row, 1) == parts - 1;
-        int grid_done = atomicAdd(sc.gen + 1, 1) == (int)gridDim.x - 1;
-        if (row_done) {
-            sc.count[row] = 0;
-            if (trace.rec) {
-                __threadfence();
-                uint64_t first = t0;
-                for (int r = 0; r < parts; r++) {
-                    uint64_t t = __ldcg((const unsigned long long *)sc.start + row * parts + r);
-                    first = t < first ? t : first;
-                }
-                se_trace_record(&trace, row, first);
-            }
-        }
-        if (grid_done) {
-            sc.gen[1] = 0;
-            sc.gen[0] = (int32_t)((gen + 1) & SE_RB_GEN_MASK);
-        }
-    }
+    se_rb_grid_finish(sc, row, parts, gen, t0, trace);
 }
 
-/* The cooperative grid for rows too long for one CTA's registers when x
- * and y are equally aligned (`frame`: the same address modulo 16) and
- * there are CTAs enough for two or more per row: `parts` CTAs per row
- * of `chunk` columns, each with smem4 float4 of shared memory; parts = 0
- * when it does not serve. Every CTA co-resident is what the cooperative
- * launch guarantees; one CTA per SM (1024 threads, 32 values each). The
- * last answer is kept, as for the clusters. */
-se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_grid_cfg *out,
-                          se_err *err)
+/* The cooperative grid of `kernel` (one of 1024 threads: SE_RB_VALS
+ * values a thread in registers, then dynamic shared memory) for rows too
+ * long for one CTA's registers when x and y are equally aligned (`frame`:
+ * the same address modulo 16) and there are CTAs enough for two or more
+ * per row: `parts` CTAs per row of `chunk` columns, each with smem4 float4
+ * of shared memory; parts = 0 when it does not serve. Every CTA
+ * co-resident is what the cooperative launch guarantees; one CTA per SM.
+ * The last answer is kept, as for the clusters. */
+se_status se_rb_grid_pick_for(const void *kernel, int64_t rows, int64_t cols, int frame, int sms,
+                              se_rb_grid_cfg *out, se_err *err)
 {
+    static const void *cached_kernel;
     static int cached_dev = -1, smem_max = 0;
     static int64_t cached_rows = -1, cached_cols = -1;
     static se_rb_grid_cfg cached;
@@ -366,25 +299,28 @@ se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_
         return SE_OK;
     int dev;
     SE_CUDA_TRY(cudaGetDevice(&dev));
-    if (dev == cached_dev && rows == cached_rows && cols == cached_cols) {
+    if (kernel == cached_kernel && dev == cached_dev && rows == cached_rows &&
+        cols == cached_cols) {
         *out = cached;
         return SE_OK;
     }
-    if (dev != cached_dev) {
+    if (kernel != cached_kernel || dev != cached_dev) { /* attributes are per kernel and device */
         cudaFuncAttributes fa;
         int optin;
-        cached_dev = -1; /* until this device's attributes are set */
+        cached_kernel = NULL; /* until this kernel's attributes are set */
+        cached_dev = -1;
         cached_rows = cached_cols = -1;
-        SE_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)se_k_rowblock_grid));
+        SE_CUDA_TRY(cudaFuncGetAttributes(&fa, kernel));
         SE_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         smem_max = (optin - (int)fa.sharedSizeBytes) / 16 * 16;
-        SE_CUDA_TRY(cudaFuncSetAttribute((const void *)se_k_rowblock_grid,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max));
+        SE_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         smem_max));
+        cached_kernel = kernel;
         cached_dev = dev;
     }
     int per_sm = 0;
-    SE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, (const void *)se_k_rowblock_grid, SE_ROW_THREADS, (size_t)smem_max));
+    SE_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, SE_ROW_THREADS,
+                                                              (size_t)smem_max));
     int64_t ctas = (int64_t)per_sm * sms;
     if (ctas > SE_RB_GRID_CAP)
         ctas = SE_RB_GRID_CAP;
@@ -402,6 +338,13 @@ se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_
     cached = g;
     *out = g;
     return SE_OK;
+}
+
+se_status se_rb_grid_pick(int64_t rows, int64_t cols, int frame, int sms, se_rb_grid_cfg *out,
+                          se_err *err)
+{
+    return se_rb_grid_pick_for((const void *)se_k_rowblock_grid, rows, cols, frame, sms, out,
+                               err);
 }
 
 se_status se_rb_grid_launch(const float *x, float *y, int64_t rows, int64_t cols, double eps,

@@ -50,7 +50,7 @@ static se_status enqueue_rowblock(const se_invocation *inv, cudaStream_t stream,
     const se_case *c = inv->c;
     if (is_ln(inv))
         return se_gpu_ln_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps,
-                                          inv->prob.trace, stream, err);
+                                          c->rb, inv->prob.trace, stream, err);
     return se_gpu_rowblock_enqueue(c->x, c->y, c->shape.rows, c->shape.cols, c->eps, c->rb,
                                    inv->prob.trace, stream, err);
 }
