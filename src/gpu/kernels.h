@@ -111,15 +111,16 @@ se_status se_gpu_megakernel_max_blocks(int *max_blocks, se_err *err);
 /* CTAs of rowblock's cooperative grid that its scratch holds. */
 #define SE_RB_GRID_CAP 4096
 
-/* 64-bit words per CTA in rowblock's grid scratch: sum of squares, max,
- * sum of exponentials, and the scaled sum of squares of a row whose float
- * sum overflowed (rowblock.cuh). */
+/* 64-bit words per CTA in rowblock's grid scratch: for the softmax, sum of
+ * squares, max, sum of exponentials, and the scaled sum of squares of a
+ * row whose float sum overflowed (rowblock.cuh); for LayerNorm, the high
+ * and low halves of its float64 sums of x and x^2 (ln_rowblock.cu). */
 #define SE_RB_SLOT_WORDS 4
 
 /* rowblock's scratch for a row split over CTAs of a cooperative grid
  * (se_k_rowblock_grid), SE_RB_GRID_CAP entries each: per CTA
- * SE_RB_SLOT_WORDS 64-bit words (each a float and a 32-bit tag) and, traced, its start time; per row a counter of CTAs
- * done; the count of launches (which makes the tags) and a counter of CTAs
+ * SE_RB_SLOT_WORDS 64-bit words (each 32 bits of value and a 32-bit tag)
+ * and, traced, its start time; per row a counter of CTAs done; the count of launches (which makes the tags) and a counter of CTAs
  * done in the grid. Cleared once when allocated; every launch leaves the
  * counters zero. One launch at a time may use it. */
 typedef struct se_rb_scratch {

@@ -46,6 +46,9 @@
 #define SE_LN_RB_WARP_REG (SE_LN_RB_WARP_COLS / 32)
 #define SE_LN_RB_THREADS 1024
 #define SE_LN_RB_BLOCK_WARPS (SE_LN_RB_THREADS / 32)
+/* The grid kernel is launched with the softmax's grid's SE_ROW_THREADS and
+ * reduces over SE_LN_RB_BLOCK_WARPS warps. */
+static_assert(SE_ROW_THREADS == SE_LN_RB_THREADS, "LayerNorm's grid CTA is the softmax's");
 /* With few rows, a row of at most SE_LN_RB_FEW_VALS * 1024 columns runs on
  * one CTA of about SE_LN_RB_FEW_VALS values a thread. */
 #define SE_LN_RB_FEW_VALS 8
@@ -399,9 +402,11 @@ SE_LN_RB_CLUSTER_KERNEL(se_k_ln_rowblock_cta8, SE_LN_RB_FEW_VALS)
  * x and x^2 as four tagged words of its slot, the high and the low half
  * of each (rowblock_grid.cuh: a reader that sees the four tags sees both
  * values). One warp per 32 CTAs polls their words, every load in flight
- * at once, and sums them in part order (an xor butterfly after); each
- * thread then adds the warps' sums in warp order, so every CTA of the row
- * gets the same bits. cs, cq: one double per warp. */
+ * at once (lane l of warp w takes parts w 32 + l, then that plus 32 pw,
+ * ...), and sums them, then across its lanes by an xor butterfly; each
+ * thread then adds the warps' sums in warp order: a fixed order, the same
+ * in every CTA of the row, so all of them get the same bits. cs, cq: one
+ * double per warp. */
 static __device__ __forceinline__ void se_ln_grid_combine(unsigned long long *row_slots, int p,
                                                           int parts, unsigned tag, double *s,
                                                           double *q, double *cs, double *cq)
@@ -471,7 +476,7 @@ static __device__ __forceinline__ float4 se_ln_y4(float4 a, se_ln_stats st, int6
  * the tail read again where a part is more than the chip holds), with one
  * exchange instead of two: each CTA's float64 sums of x and x^2 (in
  * order: the edge element, the registers' two chains, the tail, the
- * shared memory), the block's sum (se_ln_rb_block_sum), then the row's
+ * shared memory), the block's sums (se_ln_rb_block_sum), then the row's
  * over its CTAs (se_ln_grid_combine, tag 2 gen + 1); mean and rstd with
  * the clustered kernel's formula (se_ln_rb_stats_of), y stored
  * evict-first: the edge element, the tail (while L2 still has it), shared
@@ -534,6 +539,7 @@ __global__ void __launch_bounds__(SE_ROW_THREADS) se_k_ln_rowblock_grid(
     se_cp_async_wait_all(); /* this thread's own copies */
     for (int j = tid; j < hs; j += nt)
         se_ln_acc4(&s1, &q1, se_ln_held[j]);
+    /* one block sum after the other: both at once spill 32 bytes (ptxas) */
     s = se_ln_rb_block_sum(__dadd_rn(s, s1), red);
     q = se_ln_rb_block_sum(__dadd_rn(q, q1), red);
     se_ln_grid_combine(row_slots, p, parts, 2 * gen + 1, &s, &q, cs, cq);

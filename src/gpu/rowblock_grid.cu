@@ -116,8 +116,10 @@ static __device__ __forceinline__ void se_rb_grid_combine(unsigned long long *ro
 
 /* s of a row whose float sum of squares overflowed: every CTA sums its part
  * again in float64 from device memory, and the scaled partials
- * (rowblock.cuh) cross the row's CTAs in word 3 of their slots, only ever
- * written here. Out of line: the float path keeps its registers. */
+ * (rowblock.cuh) cross the row's CTAs in word 3 of their slots, which the
+ * softmax's kernel writes only here (LayerNorm's grid kernel uses all four
+ * words for its one exchange, in launches of its own: every launch has
+ * its own tags). Out of line: the float path keeps its registers. */
 static __device__ __noinline__ float se_rb_grid_overflow_scale(const float4 *x4, int n4, float ev,
                                                               unsigned long long *row_slots, int p,
                                                               int parts, unsigned tag,

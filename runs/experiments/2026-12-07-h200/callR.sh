@@ -21,8 +21,8 @@ for i in 1 2 3; do [ $(left 20) -lt 150 ] && { el "skip repeat $i"; continue; }
 ls /tmp/rep >/dev/null 2>&1 && tar -cJf $OUT/repeats.tar.xz -C /tmp rep; el packed repeats
 tar -czf $OUT/logsR.tar.gz -C /tmp logsR
 if [ $(left 10) -gt 40 ]; then
-  timeout -k 3 $(left 10) $SAN --tool memcheck --print-limit 4 $NEW run --protocol protocol/layernorm.json --shapes 1x1,3x3,257x7,7x65,2x257,3x1024,3x4097,2x8193,1x524289 --no-peers --validate-only --invocations 1 --quiet > $L/ln-memcheck.log 2>&1; echo "== memcheck layernorm rc=$?"; grep -m 6 -E "Invalid|at .*se_k|ERROR SUMMARY" $L/ln-memcheck.log
-  [ $(left 10) -gt 20 ] && timeout -k 3 $(left 10) $SAN --tool racecheck --print-limit 4 $NEW run --protocol protocol/layernorm.json --strategies rowblock --shapes 1x524289,1x1048576 --no-peers --validate-only --invocations 1 --quiet > $L/ln-racecheck.log 2>&1; echo "== racecheck layernorm rowblock grid rc=$?"; grep -m 6 -E "hazard|ERROR SUMMARY" $L/ln-racecheck.log
+  timeout -k 3 $(left 10) $SAN --tool memcheck --print-limit 4 $NEW run --protocol protocol/layernorm.json --shapes 1x1,3x3,257x7,7x65,2x257,3x1024,3x4097,2x8193,1x524289,64x131075 --no-peers --validate-only --invocations 1 --quiet > $L/ln-memcheck.log 2>&1; echo "== memcheck layernorm rc=$?"; grep -m 6 -E "Invalid|at .*se_k|ERROR SUMMARY" $L/ln-memcheck.log
+  [ $(left 10) -gt 20 ] && timeout -k 3 $(left 10) $SAN --tool racecheck --print-limit 4 $NEW run --protocol protocol/layernorm.json --strategies rowblock --shapes 1x524289,1x1048576,64x131075,8x1048573 --no-peers --validate-only --invocations 1 --quiet > $L/ln-racecheck.log 2>&1; echo "== racecheck layernorm rowblock grid rc=$?"; grep -m 6 -E "hazard|ERROR SUMMARY" $L/ln-racecheck.log
   tar -czf $OUT/logsR.tar.gz -C /tmp logsR
 fi
 el done
