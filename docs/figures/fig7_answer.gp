@@ -12,11 +12,11 @@ do for [fmt in "svg png"] {
     }
     set output "fig7_answer." . fmt
     set multiplot
-    set label 100 "Fig. 7: time over stream's (below 1: faster), 95% intervals of one more run; 4 runs" at screen 0.01, screen 0.96 left font "Sans,15"
+    set label 100 "Fig. 7: time over stream's (below 1: faster), 95% intervals of one more run;\n4 runs on NVIDIA H200" at screen 0.01, screen 0.9600 left font "Sans,15"
     set lmargin at screen 0.075
     set rmargin at screen 0.77
-    set tmargin at screen 0.9
-    set bmargin at screen 0.28
+    set tmargin at screen 0.8267
+    set bmargin at screen 0.2800
     set yrange [0.500:1.250]
     set ytics 0.1 font "Sans,15"
     set grid ytics lc rgb "#e0e0e0"
@@ -36,7 +36,7 @@ do for [fmt in "svg png"] {
     set arrow 11 from first 11.5, graph 0 to first 11.5, graph 1 nohead lc rgb "#cccccc"
     set arrow 12 from first 12.5, graph 0 to first 12.5, graph 1 nohead lc rgb "#cccccc"
     set arrow 13 from first 13.5, graph 0 to first 13.5, graph 1 nohead lc rgb "#cccccc"
-    set key at screen 0.78, screen 0.93 left top vertical maxrows 8 Left reverse samplen 1 spacing 1 font "Sans,13"
+    set key at screen 0.78, screen 0.8567 left top vertical maxrows 8 Left reverse samplen 1 spacing 1 font "Sans,13"
     plot 1 with lines dt 2 lw 2 lc rgb "black" title "stream (= 1)", \
          "data/fig7_answer.tsv" index 0 using 1:2:3:4 with yerrorbars pt 6 ps 1.2 lw 2 lc rgb "#6baed6" title "graph", \
          "data/fig7_answer.tsv" index 1 using 1:2:3:4 with yerrorbars pt 5 ps 1.2 lw 2 lc rgb "#762a83" title "stream-pdl", \

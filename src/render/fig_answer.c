@@ -6,6 +6,8 @@
  * that it reads at a third of a screen's width.
  */
 #define _POSIX_C_SOURCE 200809L
+/* pixels a further line of the title takes */
+#define TITLE_LINE_PX 22
 #include "render/plot_util.h"
 
 #include <math.h>
@@ -64,14 +66,21 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     }
     f->width = 1000;
     f->height = 300;
+    const char *gpu = se_plot_gpu_name(rd);
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     if (over_set)
         snprintf(f->title, sizeof f->title,
                  "Fig. 7: time over stream's (below 1: faster), 95%% intervals of one more run; "
-                 "%zu runs", set.n_runs);
+                 "%zu runs%s%.*s", set.n_runs, gpu ? " on " : "", SE_PLOT_GPU_CHARS,
+                 gpu ? gpu : "");
     else
         snprintf(f->title, sizeof f->title,
-                 "Fig. 7: time over stream's (below 1: faster), 95%% intervals; run %s",
-                 rd->run_id);
+                 "Fig. 7: time over stream's (below 1: faster), 95%% intervals; %s", run_label);
+    /* a title too long for one line takes more, from the plot's top (the
+     * figure keeps its height: the README's first screen holds it) */
+    char drawn[sizeof f->title + 8];
+    int tlines = se_plot_title_wrap(drawn, sizeof drawn, f->title, f->width, 15);
     size_t ns = rd->p.n_shapes;
     if (nm == 0 || ns == 0) {
         f->omitted = 1;
@@ -118,14 +127,18 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     }
     se_plot_script_begin(&gp, f, rd);
     se_buf_add(&gp, "    set multiplot\n    set label 100 ");
-    se_plot_gp_quote(&gp, f->title);
-    se_buf_printf(&gp, " at screen 0.01, screen 0.96 left font \"" SE_PLOT_FONT ",15\"\n"
+    se_plot_gp_quote(&gp, drawn);
+    /* The title's first line 12 px from the top, the plot from 30 px
+     * below the top to 84 px above the bottom; each further title line
+     * moves the plot's top down. */
+    double h = f->height, top = 30 + TITLE_LINE_PX * (tlines - 1);
+    se_buf_printf(&gp, " at screen 0.01, screen %.4f left font \"" SE_PLOT_FONT ",15\"\n"
                        "    set lmargin at screen 0.075\n    set rmargin at screen 0.77\n"
-                       "    set tmargin at screen 0.9\n    set bmargin at screen 0.28\n"
+                       "    set tmargin at screen %.4f\n    set bmargin at screen %.4f\n"
                        "    set yrange [%.3f:%.3f]\n    set ytics %.1f font \"" SE_PLOT_FONT ",15\"\n"
                        "    set grid ytics lc rgb \"#e0e0e0\"\n"
                        "    set ylabel \"time / stream's time\" font \"" SE_PLOT_FONT ",15\"\n",
-                  floor(lo * 20 - 0.5) / 20, ceil(hi * 20 + 0.5) / 20,
+                  1 - 12 / h, 1 - top / h, 84 / h, floor(lo * 20 - 0.5) / 20, ceil(hi * 20 + 0.5) / 20,
                   hi - lo <= 0.8 ? 0.1 : hi - lo <= 1.6 ? 0.2 : 0.5);
     se_buf_printf(&gp, "    set xrange [0.5:%zu.5]\n    set xtics (", ns);
     for (size_t i = 0; i < ns; i++) {
@@ -139,9 +152,10 @@ se_status se_fig_answer(plot_ctx *c, se_figure *f, se_err *err)
     for (size_t i = 1; i < ns; i++)
         se_buf_printf(&gp, "    set arrow %zu from first %zu.5, graph 0 to first %zu.5, graph 1 "
                            "nohead lc rgb \"#cccccc\"\n", i, i, i);
-    se_buf_add(&gp, "    set key at screen 0.78, screen 0.93 left top vertical maxrows 8 "
-                    "Left reverse samplen 1 spacing 1 font \"" SE_PLOT_FONT ",13\"\n"
-                    "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"stream (= 1)\"");
+    se_buf_printf(&gp, "    set key at screen 0.78, screen %.4f left top vertical maxrows 8 "
+                       "Left reverse samplen 1 spacing 1 font \"" SE_PLOT_FONT ",13\"\n"
+                       "    plot 1 with lines dt 2 lw 2 lc rgb \"black\" title \"stream (= 1)\"",
+                  1 - (top - 9) / h);
     for (size_t k = 0; k < nm; k++) {
         const char *what = se_plot_str(mech[k]->what, "?");
         const char *launch = se_plot_str(mech[k]->launch, "stream");

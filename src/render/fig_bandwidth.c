@@ -74,9 +74,11 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
                                               "L2 flushed before every instance"};
     f->width = 1800;
     f->height = 1400;
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     snprintf(f->title, sizeof f->title,
-             "Fig. 3: achieved bandwidth as a fraction of a plain copy of the same bytes in the "
-             "same run (1 = copy speed), with 95%% intervals; run %s", rd->run_id);
+             "Fig. 3: achieved bandwidth over a plain copy of the same bytes in the same run "
+             "(1 = copy speed), 95%% intervals; %s", run_label);
     if (n == 0) {
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted, "the run has no strategy cases");
@@ -123,7 +125,7 @@ se_status se_fig_bandwidth(plot_ctx *c, se_figure *f, se_err *err)
                      "launch costs, not bandwidths: no points", empty_launch_ns(rd) / 1e3);
             break;
         }
-    se_plot_gp_quote(&gp, title);
+    se_plot_gp_title(&gp, title, f->width, 16);
     se_buf_printf(&gp, " font \"" SE_PLOT_FONT ",16\"\n    set yrange [0:%.4g]\n"
                        "    set ytics 0.1\n    set mytics 2\n", ceil(hi * 1.05 * 10) / 10);
     se_plot_shape_axis(&gp, rd);

@@ -39,9 +39,11 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
     se_rundata *rd = c->rd;
     f->width = 1600;
     f->height = 1000;
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     snprintf(f->title, sizeof f->title,
              "Fig. 5: launch and barrier controls, every sample of scope device, bar = median; "
-             "run %s", rd->run_id);
+             "%s", run_label);
     const se_case_view *items[6];
     const char *labels[6], *colors[6];
     int pts[6];
@@ -126,7 +128,7 @@ se_status se_fig_controls(plot_ctx *c, se_figure *f, se_err *err)
     }
     se_plot_script_begin(&gp, f, rd);
     se_buf_add(&gp, "    set title ");
-    se_plot_gp_quote(&gp, f->title);
+    se_plot_gp_title(&gp, f->title, f->width, 14);
     se_buf_printf(&gp, "\n    set logscale y 10\n    set yrange [%.6g:%.6g]\n", lo / 1e3 / 1.3,
                   hi / 1e3 * 1.6);
     se_plot_log_tics(&gp, "y", lo / 1e3 / 1.3, hi / 1e3 * 1.6);

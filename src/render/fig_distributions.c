@@ -124,9 +124,11 @@ se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err)
     int nrows = (int)((ns + (size_t)ncols - 1) / (size_t)ncols);
     f->width = 560 * ncols;
     f->height = 150 + 440 * (nrows ? nrows : 1);
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     snprintf(f->title, sizeof f->title,
              "Fig. 6: how each case's device-time samples spread around its median (L2 warm): box "
-             "25th to 75th percentile, whisker 5th to 95th, + min and max; run %s", rd->run_id);
+             "25th to 75th percentile, whisker 5th to 95th, + min and max; %s", run_label);
     se_buf data = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig6_distributions.tsv", rd,
                         "quantiles of scope device from " SE_SUMMARY_JSON ", as a distance from the "
@@ -135,7 +137,7 @@ se_status se_fig_distributions(plot_ctx *c, se_figure *f, se_err *err)
                       "p5, p25, p75, p95, min, max\n# one block per (shape, item)\n");
     se_plot_script_begin(&gp, f, rd);
     se_buf_printf(&gp, "    set multiplot layout %d,%d title ", nrows ? nrows : 1, ncols);
-    se_plot_gp_quote(&gp, f->title);
+    se_plot_gp_title(&gp, f->title, f->width, 18);
     se_buf_add(&gp, " font \"" SE_PLOT_FONT ",18\"\n    set grid xtics lc rgb \"#dddddd\"\n"
                     "    unset key\n    set lmargin 17\n    set rmargin 2\n");
     se_status st = se_plot_add_common_run_files(f, err);

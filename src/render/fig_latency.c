@@ -153,9 +153,11 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
     int nrows = (int)((ns + 1 + (size_t)ncols - 1) / (size_t)ncols);
     f->width = 560 * ncols;
     f->height = 120 + 480 * nrows;
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     snprintf(f->title, sizeof f->title,
              "Fig. 1: device time per instance, every sample (L2 warm), bar = median; every panel "
-             "spans the same ratio; run %s", rd->run_id);
+             "spans the same ratio; %s", run_label);
     se_buf data = {0}, med = {0}, gp = {0};
     se_plot_data_header(&data, "data/fig1_latency.tsv", rd,
                 "every sample of scope device (CUDA events around one instance, L2 warm)");
@@ -169,7 +171,7 @@ se_status se_fig_latency(plot_ctx *c, se_figure *f, se_err *err)
     se_plot_script_begin(&gp, f, rd);
     se_buf_add(&gp, "    set multiplot layout ");
     se_buf_printf(&gp, "%d,%d title ", nrows, ncols);
-    se_plot_gp_quote(&gp, f->title);
+    se_plot_gp_title(&gp, f->title, f->width, 18);
     se_buf_add(&gp, " font \"" SE_PLOT_FONT ",18\"\n    set grid ytics lc rgb \"#dddddd\"\n    unset key\n");
     se_status st = se_plot_add_common_run_files(f, err);
     if (st == SE_OK)

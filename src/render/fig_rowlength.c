@@ -72,9 +72,11 @@ se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
     f->width = 1800;
     int legend_rows = (int)((s.n_names + 1 + LEGEND_COLS - 1) / LEGEND_COLS);
     f->height = TOP_PX + ROW_PX * (int)(nd ? nd : 1) + 40 + LEGEND_ROW_PX * legend_rows;
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     snprintf(f->title, sizeof f->title,
              "Fig. 8: fraction of the same-run copy (median(copy) / median) against row length, "
-             "per group of shapes; run %s", rd->run_id);
+             "per group of shapes; %s", run_label);
     if (st == SE_OK && nd == 0) {
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
@@ -94,7 +96,7 @@ se_status se_fig_rowlength(plot_ctx *c, se_figure *f, se_err *err)
                       "in order of row length\n");
     se_plot_script_begin(&gp, f, rd);
     se_buf_add(&gp, "    set multiplot title ");
-    se_plot_gp_quote(&gp, f->title);
+    se_plot_gp_title(&gp, f->title, f->width, 16);
     se_buf_add(&gp, " font \"" SE_PLOT_FONT ",16\"\n    set logscale x 2\n"
                     "    set grid xtics ytics lc rgb \"#e0e0e0\"\n    unset key\n"
                     "    set ylabel \"fraction of copy (linear; copy = 1)\"\n"

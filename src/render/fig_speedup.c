@@ -194,10 +194,12 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
     size_t lines = (nm + 2) / 2 > nr + 1 ? (nm + 2) / 2 : nr + 1;
     int bottom = bottom_px(lines);
     f->height = TOP_PX + bottom + ROW_PX * (rows > 20 ? rows : 20);
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     snprintf(f->title, sizeof f->title,
              "Fig. 2: how much faster than stream launches each mechanism is, with 95%% intervals "
              "(speedup = median device time of stream launches / of the mechanism, L2 warm; "
-             "run %s)", rd->run_id);
+             "%s)", run_label);
     if (nm + nr == 0) {
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
@@ -247,7 +249,7 @@ se_status se_fig_speedup(plot_ctx *c, se_figure *f, se_err *err)
         title[strlen(title) - 1] = '\0';
     }
     se_buf_add(&gp, "    set multiplot title ");
-    se_plot_gp_quote(&gp, title);
+    se_plot_gp_title(&gp, title, f->width, 17);
     se_buf_add(&gp, " font \"" SE_PLOT_FONT ",17\"\n");
     /* Mechanisms: linear, from just below the slowest to just above the
      * fastest, with room on the right for the written intervals. */

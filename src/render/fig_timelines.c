@@ -182,10 +182,12 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
     for (int k = 0; k < n; k++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                  k == 0 ? "" : k + 1 == n ? " and " : ", ", tab->s[tl[k]].name);
+    char run_label[160];
+    se_plot_run_label(run_label, sizeof run_label, rd);
     f->width = 1800;
     f->height = 1400;
     if (!s) {
-        snprintf(f->title, sizeof f->title, "Fig. 4: dependency-trace timelines; run %s", rd->run_id);
+        snprintf(f->title, sizeof f->title, "Fig. 4: dependency-trace timelines; %s", run_label);
         f->omitted = 1;
         snprintf(f->why_omitted, sizeof f->why_omitted,
                  "the run has no shape with a trace of each of %s in its folder (a selected "
@@ -196,7 +198,7 @@ se_status se_fig_timelines(plot_ctx *c, se_figure *f, se_err *err)
     se_shape_id(s->rows, s->cols, id, sizeof id);
     snprintf(f->title, sizeof f->title,
              "Fig. 4: dependency traces on %s, one segment per task (start to end), by SM and "
-             "phase; run %s", id, rd->run_id);
+             "phase; %s", id, run_label);
     se_buf data = {0}, gp = {0};
     static const char *const count[] = {"no", "one", "two", "three", "four"};
     char what[64];

@@ -156,6 +156,67 @@ void se_plot_data_header(se_buf *b, const char *rel, const se_rundata *rd, const
 
 /* Start of a script: every setting is reset, then the same plot is drawn
  * as SVG and as PNG. */
+int se_plot_title_wrap(char *out, size_t size, const char *title, int width_px, int font_pt)
+{
+    if (size == 0)
+        return 0;
+    snprintf(out, size, "%s", title);
+    size_t max = (size_t)(width_px / (SE_PLOT_CHAR_EM * font_pt));
+    if (max < 16)
+        max = 16;
+    /* a line breaks at its last "; " past a third of it, else its last space */
+    size_t start = 0, last_space = 0, last_semi = 0;
+    int lines = 1, have_space = 0, have_semi = 0;
+    for (size_t i = 0; out[i]; i++) {
+        if (out[i] == '\n') {
+            start = i + 1;
+            have_space = have_semi = 0;
+            lines++;
+            continue;
+        }
+        if (i - start >= max && have_space) {
+            size_t at = have_semi && last_semi - start >= max / 3 ? last_semi : last_space;
+            out[at] = '\n';
+            start = at + 1;
+            have_space = have_semi = 0;
+            lines++;
+            i = at; /* scan the new line from its start */
+            continue;
+        }
+        if (out[i] == ' ') {
+            last_space = i;
+            have_space = 1;
+            if (i > start && out[i - 1] == ';') {
+                last_semi = i;
+                have_semi = 1;
+            }
+        }
+    }
+    return lines;
+}
+
+void se_plot_gp_title(se_buf *b, const char *title, int width_px, int font_pt)
+{
+    char wrapped[1024];
+    se_plot_title_wrap(wrapped, sizeof wrapped, title, width_px, font_pt);
+    se_plot_gp_quote(b, wrapped);
+}
+
+const char *se_plot_gpu_name(const se_rundata *rd)
+{
+    const struct se_run_views *v = se_rundata_views(rd);
+    return v && v->env.gpu_name && v->env.gpu_name[0] ? v->env.gpu_name : NULL;
+}
+
+void se_plot_run_label(char *buf, size_t size, const se_rundata *rd)
+{
+    const char *gpu = se_plot_gpu_name(rd);
+    if (gpu)
+        snprintf(buf, size, "run %s on %.*s", rd->run_id, SE_PLOT_GPU_CHARS, gpu);
+    else
+        snprintf(buf, size, "run %s", rd->run_id);
+}
+
 void se_plot_script_begin(se_buf *b, const se_figure *f, const se_rundata *rd)
 {
     se_buf_printf(b,

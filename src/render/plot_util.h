@@ -88,6 +88,21 @@ se_status se_plot_finish_with_data(plot_ctx *c, se_figure *f, se_buf *gp, const 
                                    se_buf *const *bufs, size_t n, se_status st, se_err *err);
 /* The timed cases of a shape in summary.json's order (at most SE_PLOT_MAX_ITEMS). */
 size_t se_plot_shape_items(const se_rundata *rd, const se_shape *s, const se_case_view **items);
+/* The figures' name for their run in a title: "run ID on GPU" (the run's
+ * recorded GPU name, cut at SE_PLOT_GPU_CHARS characters), or "run ID"
+ * where the run recorded none. */
+#define SE_PLOT_GPU_CHARS 64
+void se_plot_run_label(char *buf, size_t size, const se_rundata *rd);
+/* A title copied into out with its spaces turned into line breaks where a
+ * line would pass what width_px holds at font_pt (SE_PLOT_CHAR_EM of the
+ * font size a character, the figures' font), so that gnuplot clips none of
+ * it; a word longer than a line stays whole. Returns its lines. */
+#define SE_PLOT_CHAR_EM 0.72
+int se_plot_title_wrap(char *out, size_t size, const char *title, int width_px, int font_pt);
+/* se_plot_gp_quote of the title wrapped for width_px at font_pt. */
+void se_plot_gp_title(se_buf *b, const char *title, int width_px, int font_pt);
+/* The run's recorded GPU name, or NULL. */
+const char *se_plot_gpu_name(const se_rundata *rd);
 /* "4096x4096: 134 MB read and written". */
 void se_plot_shape_title(char *buf, size_t size, const se_shape *s, const se_case_view *item);
 /* The device-scope samples of a samples file. */
